@@ -164,7 +164,10 @@ impl Partial {
         if let Some(room) = self.head.get_mut(self.len..self.len + kept) {
             room.copy_from_slice(keep);
         }
-        self.rest_whitespace += rest.iter().filter(|&&b| command::is_whitespace(b)).count();
+        // Only a `place` line's answer depends on the rest.
+        if !rest.is_empty() && self.head.starts_with(b"place ") {
+            self.rest_whitespace += rest.iter().filter(|&&b| command::is_whitespace(b)).count();
+        }
         self.len = self.len.saturating_add(bytes.len());
         self.last = last;
     }
@@ -176,7 +179,8 @@ impl Partial {
         let mut rest_whitespace = self.rest_whitespace;
         if crlf && self.last == b'\r' {
             if len > HEAD {
-                rest_whitespace -= 1; // the `\r` itself, counted in the rest
+                // The `\r` itself, if the rest was counted at all.
+                rest_whitespace = rest_whitespace.saturating_sub(1);
             }
             len -= 1;
         }

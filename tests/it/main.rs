@@ -1,0 +1,9 @@
+//! Tests of the program as a whole: the read–reply loop against a model,
+//! and the binary as a process talking through pipes.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod model;
+mod pipes;
+mod streams;
