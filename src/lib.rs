@@ -38,8 +38,10 @@
 pub mod board;
 pub mod cli;
 pub mod command;
+pub mod decode;
 pub mod game;
 pub mod mist;
+pub mod output;
 pub mod player;
 pub mod point;
 pub mod rule;

@@ -73,6 +73,12 @@ impl Column {
         Column((n % SIZE as u32) as u8)
     }
 
+    /// The column whose zero-based index is `index`, or `S` past the edge:
+    /// every `index` names one, at the cost of a compare.
+    pub const fn saturating(index: u8) -> Column {
+        Column(if index < SIZE { index } else { SIZE - 1 })
+    }
+
     /// The column written as `letter`.
     pub const fn from_ascii(letter: u8) -> Option<Column> {
         match letter {
@@ -121,6 +127,12 @@ impl Row {
     /// The row whose zero-based index is `n mod 19`: every `n` names one.
     pub const fn from_residue(n: u32) -> Row {
         Row((n % SIZE as u32) as u8)
+    }
+
+    /// The row whose zero-based index is `index`, or 19 past the edge:
+    /// every `index` names one, at the cost of a compare.
+    pub const fn saturating(index: u8) -> Row {
+        Row(if index < SIZE { index } else { SIZE - 1 })
     }
 
     /// Parses a row number exactly: `1`..`19` in decimal, no sign, no

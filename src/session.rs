@@ -1,24 +1,30 @@
 //! The read–reply loop: lines in, replies out, until the game or the input
 //! ends. It does I/O only through the reader and writer it is handed.
 //!
-//! Memory stays bounded whatever the input: a line is answered straight
-//! from the read buffer when it lies there whole, and otherwise from its
-//! first [`HEAD`] bytes and a count of the whitespace after them (see
-//! [`Command::parse_head`]). The replies for `view` and `history` are kept
-//! ready-made and changed only when a stone is placed, and every buffer is
-//! sized at start-up, so answering a command never allocates.
+//! Speed: a short line that lies whole in the read buffer, nearly every
+//! line, is found and decoded in straight-line code ([`crate::decode`]),
+//! and most replies are fixed [`Block`]s chosen by the line's kind, copied
+//! whole. The replies for `who`, `view` and `history` are made when a stone
+//! is placed, not when they are asked for.
+//!
+//! Memory stays bounded whatever the input: any other line is answered
+//! from its first [`HEAD`] bytes and a count of the whitespace after them
+//! (see [`Command::parse_head`]). Every buffer is sized at start-up, so
+//! answering a command never allocates.
 
-use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 
 use memchr::memchr;
 use thiserror::Error;
 
-use crate::command::{self, Command, ParseCommandError};
+use crate::command::{self, Command};
+use crate::decode::{Decoded, Kind, WINDOW, decode};
 use crate::game::{Ending, Game};
+use crate::output::{Block, Output};
 use crate::point::Point;
 use crate::text;
 
-/// How much input is read, and output written, at a time.
+/// How much input is read at a time.
 pub const BUFFER: usize = 64 * 1024;
 
 /// How much of a line that spans two reads is kept: more than the longest
@@ -112,15 +118,26 @@ fn read_loop<R: BufRead, W: Write>(
             return Ok(stop.unwrap_or(Stop::EndOfInput));
         }
         let mut rest = chunk;
-        while let Some(at) = memchr(b'\n', rest) {
+        loop {
+            // The fast path: a short line, whole in the buffer.
+            if let (true, Some(window)) = (partial.is_empty(), rest.first_chunk::<WINDOW>()) {
+                if let Some(at) = newline_in(window) {
+                    let len = without_cr(&window[..at], crlf).len();
+                    rest = &rest[at + 1..];
+                    match session.answer(decode(window, len)) {
+                        Ok(None) => continue,
+                        Ok(Some(stop)) => return Ok(stop),
+                        Err(e) => return Err(SessionError::Write(e)),
+                    }
+                }
+            }
+            let Some(at) = memchr(b'\n', rest) else {
+                break;
+            };
             let line = &rest[..at];
             rest = &rest[at + 1..];
             let stop = if partial.is_empty() {
-                let line = match crlf {
-                    true => line.strip_suffix(b"\r").unwrap_or(line),
-                    false => line,
-                };
-                session.line(line, false)
+                session.line(without_cr(line, crlf), false)
             } else {
                 partial.push(line);
                 let (head, rest_ws) = partial.line(crlf);
@@ -138,6 +155,40 @@ fn read_loop<R: BufRead, W: Write>(
         // Everything read so far is answered; the next read may block.
         session.out.flush().map_err(SessionError::Write)?;
     }
+}
+
+/// `line` less one final `\r` if `crlf` says to drop it.
+#[inline]
+fn without_cr(line: &[u8], crlf: bool) -> &[u8] {
+    match crlf {
+        true => line.strip_suffix(b"\r").unwrap_or(line),
+        false => line,
+    }
+}
+
+/// Where the first `\n` in `window` is, if there is one.
+///
+/// The sixteen bytes are tested at once as one number: finding the end of
+/// a short line costs a few instructions and no branch on its length.
+#[inline]
+fn newline_in(window: &[u8; WINDOW]) -> Option<usize> {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    const NEWLINES: u64 = u64::from_le_bytes([b'\n'; 8]);
+    // A zero byte of `x` is a newline of the window. Subtracting one from
+    // each byte sets the high bit of a zero byte; a borrow can also set it
+    // in bytes above the first zero, but never below, so the lowest marked
+    // byte is the first newline.
+    let marks = |half: &[u8; 8]| {
+        let x = u64::from_le_bytes(*half) ^ NEWLINES;
+        x.wrapping_sub(ONES) & !x & HIGHS
+    };
+    let (low, high) = window.split_at(8);
+    let low = low.first_chunk::<8>().map_or(0, marks);
+    let high = high.first_chunk::<8>().map_or(0, marks);
+    // Each half is tested on its own, so no borrow crosses between them.
+    let found = u128::from(high) << 64 | u128::from(low);
+    (found != 0).then(|| found.trailing_zeros() as usize / 8)
 }
 
 /// A line that did not end within one read: its first [`HEAD`] bytes, and
@@ -192,74 +243,99 @@ impl Partial {
 struct Session<W: Write> {
     game: Game,
     settings: Settings,
-    out: BufWriter<W>,
-    view: Vec<u8>,
+    out: Output<W>,
+    /// The reply to each kind of line below [`Kind::FIXED`]: `Invalid!`,
+    /// `Invalid coordinate`, `who`'s and `view`'s, kept ready and changed
+    /// only when a stone is placed.
+    fixed: [Block; Kind::FIXED],
+    /// The `history` reply, newline included.
     history: Vec<u8>,
-    picture: Vec<u8>,
+    /// Room to render a `view` line or a `--board` picture in.
+    scratch: Vec<u8>,
 }
 
 impl<W: Write> Session<W> {
     fn new(game: Game, settings: Settings, output: W) -> Session<W> {
-        let mut view = Vec::with_capacity(text::VIEW_LINE_MAX);
-        text::view_line(&mut view, game.board(), game.centre());
         let mut history = Vec::with_capacity(text::HISTORY_LINE_MAX);
         text::history_line(&mut history, game.moves());
-        Session {
+        let mut session = Session {
             game,
             settings,
-            out: BufWriter::with_capacity(BUFFER, output),
-            view,
+            out: Output::new(output),
+            fixed: [Block::new(text::INVALID); Kind::FIXED],
             history,
-            picture: Vec::with_capacity(text::BOARD_PICTURE_LEN),
-        }
+            scratch: Vec::with_capacity(text::BOARD_PICTURE_LEN),
+        };
+        session.fixed[Kind::NotAPoint as usize] = Block::new(text::INVALID_COORDINATE);
+        session.update_fixed();
+        session
+    }
+
+    /// Renews the replies that depend on the position.
+    fn update_fixed(&mut self) {
+        self.fixed[Kind::Who as usize] = Block::new(text::who(self.game.to_move()));
+        self.scratch.clear();
+        text::view_line(&mut self.scratch, self.game.board(), self.game.centre());
+        self.fixed[Kind::View as usize] = Block::new(&self.scratch);
     }
 
     /// Answers one line, known by its head and whether whitespace follows
     /// (see [`Command::parse_head`]).
     fn line(&mut self, head: &[u8], rest_ws: bool) -> io::Result<Option<Stop>> {
-        match Command::parse_head(head, rest_ws) {
-            Ok(Command::Who) => self.out.write_all(text::who(self.game.to_move()))?,
-            Ok(Command::View) => {
-                self.out.write_all(&self.view)?;
-                if self.settings.board {
-                    self.write_picture(Some(self.game.centre()))?;
-                }
+        self.answer(Command::parse_head(head, rest_ws).into())
+    }
+
+    /// Answers one decoded line.
+    #[inline(always)]
+    fn answer(&mut self, line: Decoded) -> io::Result<Option<Stop>> {
+        // Most lines take a fixed reply, picked by number, not by a branch.
+        if let Some(reply) = self.fixed.get(line.kind as usize) {
+            self.out.block(reply)?;
+            if self.settings.board && line.kind == Kind::View {
+                self.write_picture(Some(self.game.centre()))?;
             }
-            Ok(Command::History) => self.out.write_all(&self.history)?,
-            Ok(Command::Place(p)) => match self.game.place(p) {
-                Ok(None) => self.placed(p),
+            return Ok(None);
+        }
+        self.answer_other(line)
+    }
+
+    fn answer_other(&mut self, line: Decoded) -> io::Result<Option<Stop>> {
+        match line.kind {
+            Kind::History => self.out.bytes(&self.history)?,
+            Kind::Place => match self.game.place(line.point) {
+                Ok(None) => self.placed(line.point),
                 Ok(Some(ending)) => {
-                    self.placed(p);
+                    self.placed(line.point);
                     return self.end(ending).map(Some);
                 }
-                Err(_) => self.out.write_all(text::OCCUPIED)?,
+                Err(_) => self.out.bytes(text::OCCUPIED)?,
             },
-            Ok(Command::Resign) => return self.end(self.game.resign()).map(Some),
-            Ok(Command::Term) => return Ok(Some(Stop::Term)),
-            Err(ParseCommandError::NotACommand) => self.out.write_all(text::INVALID)?,
-            Err(ParseCommandError::NotAPoint(_)) => self.out.write_all(text::INVALID_COORDINATE)?,
+            Kind::Resign => return self.end(self.game.resign()).map(Some),
+            Kind::Term => return Ok(Some(Stop::Term)),
+            // Answered in `answer`.
+            Kind::NotACommand | Kind::NotAPoint | Kind::Who | Kind::View => {}
         }
         Ok(None)
     }
 
     fn placed(&mut self, p: Point) {
-        text::view_line(&mut self.view, self.game.board(), self.game.centre());
         text::extend_history_line(&mut self.history, p);
+        self.update_fixed();
     }
 
     fn end(&mut self, ending: Ending) -> io::Result<Stop> {
-        self.out.write_all(text::result(ending))?;
-        self.out.write_all(&self.history)?;
+        self.out.bytes(text::result(ending))?;
+        self.out.bytes(&self.history)?;
         if self.settings.board {
             self.write_picture(None)?;
         }
-        self.out.write_all(text::THANKS)?;
+        self.out.bytes(text::THANKS)?;
         Ok(Stop::Ended(ending))
     }
 
     fn write_picture(&mut self, centre: Option<Point>) -> io::Result<()> {
-        self.picture.clear();
-        text::board_picture(&mut self.picture, self.game.board(), centre);
-        self.out.write_all(&self.picture)
+        self.scratch.clear();
+        text::board_picture(&mut self.scratch, self.game.board(), centre);
+        self.out.bytes(&self.scratch)
     }
 }
