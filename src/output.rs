@@ -12,7 +12,7 @@ use std::io::{self, Write};
 pub const BLOCK: usize = 64;
 
 /// How many bytes are gathered before they are written.
-pub const CAPACITY: usize = 64 * 1024;
+pub const CAPACITY: usize = 256 * 1024;
 
 /// A reply of at most [`BLOCK`] bytes, padded to a whole block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +72,7 @@ impl<W: Write> Output<W> {
     }
 
     /// Queues `reply`, of any length.
+    #[inline]
     pub fn bytes(&mut self, reply: &[u8]) -> io::Result<()> {
         if self.len + reply.len() > CAPACITY {
             self.write_buffer()?;

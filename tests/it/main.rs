@@ -5,5 +5,6 @@
 mod common;
 
 mod model;
+mod options;
 mod pipes;
 mod streams;

@@ -210,7 +210,7 @@ proptest! {
     fn the_loop_answers_as_the_model_does(
         input in stream(),
         crlf in any::<bool>(),
-        read_sizes in prop::collection::vec(1..30_usize, 1..8),
+        read_sizes in prop::collection::vec(prop_oneof![1..30_usize, Just(1 << 16)], 1..8),
     ) {
         prop_assert_eq!(program(&input, crlf, read_sizes), model(&input, crlf));
     }
