@@ -3,7 +3,7 @@
 #![allow(dead_code)] // each test binary uses its own part of this
 
 use std::io::{Read, Write};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
@@ -13,6 +13,26 @@ pub const BIN: &str = env!("CARGO_BIN_EXE_gomoku-mist");
 
 /// No case takes anywhere near this long; past it a run is taken to hang.
 pub const HANG: Duration = Duration::from_secs(20);
+
+/// Starts the binary with every standard stream piped, or with stdout
+/// going to `stdout` if given.
+pub fn spawn(stdout: Option<Stdio>) -> Child {
+    Command::new(BIN)
+        .stdin(Stdio::piped())
+        .stdout(stdout.unwrap_or_else(Stdio::piped))
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the binary")
+}
+
+/// Everything the child wrote on stderr.
+pub fn stderr_of(child: &mut Child) -> String {
+    let mut stderr = String::new();
+    if let Some(mut pipe) = child.stderr.take() {
+        pipe.read_to_string(&mut stderr).expect("read stderr");
+    }
+    stderr
+}
 
 /// What one run of the binary produced.
 #[derive(Debug)]

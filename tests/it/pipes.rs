@@ -1,13 +1,13 @@
 //! The binary as a process: a client that waits for each reply, and a
 //! reader that goes away.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::common::{BIN, HANG};
+use crate::common::{HANG, spawn, stderr_of};
 
 /// A running program driven one command at a time, as a GUI or a bot
 /// would drive it: stdin stays open between commands.
@@ -19,12 +19,7 @@ struct Client {
 
 impl Client {
     fn start() -> Client {
-        let mut child = Command::new(BIN)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start the binary");
+        let mut child = spawn(None);
         let stdout = child.stdout.take().expect("stdout is piped");
         let (send, lines) = mpsc::channel();
         thread::spawn(move || {
@@ -143,12 +138,7 @@ fn end_of_input_ends_with_code_1() {
 fn a_closed_stdout_ends_the_program_quietly() {
     // `yes view | gomoku-mist | head -1`: the reader leaves after one line
     // while input keeps coming.
-    let mut child = Command::new(BIN)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start the binary");
+    let mut child = spawn(None);
     let mut stdin = child.stdin.take().expect("stdin is piped");
     let feeder = thread::spawn(move || {
         let chunk = b"view\n".repeat(4096);
@@ -165,14 +155,7 @@ fn a_closed_stdout_ends_the_program_quietly() {
     drop(stdout);
     let status = wait(&mut child);
     feeder.join().expect("the feeder ends once the program has");
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .expect("stderr is piped")
-        .read_to_string(&mut stderr)
-        .expect("read stderr");
-    assert_eq!(stderr, "", "nothing on stderr");
+    assert_eq!(stderr_of(&mut child), "", "nothing on stderr");
     assert_eq!(status.code(), Some(1));
 }
 
@@ -182,28 +165,16 @@ fn any_other_write_error_ends_the_program_with_code_1() {
     if !full.exists() {
         return; // not on this system
     }
-    let mut child = Command::new(BIN)
-        .stdin(Stdio::piped())
-        .stdout(
-            std::fs::File::options()
-                .write(true)
-                .open(full)
-                .expect("open /dev/full"),
-        )
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start the binary");
+    let full = std::fs::File::options()
+        .write(true)
+        .open(full)
+        .expect("open /dev/full");
+    let mut child = spawn(Some(Stdio::from(full)));
     let mut stdin = child.stdin.take().expect("stdin is piped");
     let _ = stdin.write_all(&b"view\n".repeat(100_000));
     drop(stdin);
     let status = wait(&mut child);
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .expect("stderr is piped")
-        .read_to_string(&mut stderr)
-        .expect("read stderr");
+    let stderr = stderr_of(&mut child);
     assert_eq!(status.code(), Some(1));
     assert!(
         stderr.starts_with("gomoku-mist: cannot write output: "),

@@ -1,11 +1,11 @@
 //! Lines of any length: one reply each, right, in a few MiB of memory.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin};
 use std::thread;
 use std::time::Duration;
 
-use crate::common::BIN;
+use crate::common::spawn;
 
 const MIB: usize = 1024 * 1024;
 const GIB: usize = 1024 * MIB;
@@ -14,12 +14,7 @@ const GIB: usize = 1024 * MIB;
 const PEAK_LIMIT_KIB: u64 = 16 * 1024;
 
 fn start() -> (Child, ChildStdin, BufReader<std::process::ChildStdout>) {
-    let mut child = Command::new(BIN)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start the binary");
+    let mut child = spawn(None);
     let stdin = child.stdin.take().expect("stdin is piped");
     let stdout = BufReader::new(child.stdout.take().expect("stdout is piped"));
     (child, stdin, stdout)
