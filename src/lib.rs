@@ -14,8 +14,13 @@
 //! - [`mist`]: where the hole's centre moves, and what the hole shows.
 //! - [`game`]: turn, moves, mist and how a placement ends the game.
 //! - [`command`]: one line of bytes to a [`Command`](command::Command), or
-//!   why it is none.
+//!   why it is none: the grammar, stated plainly.
+//! - [`decode`]: the same grammar for a short line, decoded without
+//!   branching on its bytes: the read loop's fast path, tested against
+//!   [`command`].
 //! - [`text`]: every byte printed on stdout, and the help text.
+//! - [`output`]: the output buffer, and the fixed-size blocks most replies
+//!   are copied as.
 //! - [`session`]: the read–reply loop over any reader and writer.
 //! - [`cli`]: the command-line options.
 //!
@@ -29,8 +34,9 @@
 //!   history nor the mist.
 //! - No game goes on after its ending: the session stops reading.
 //! - Input is bytes, never decoded; no input can make the program panic.
-//! - Answering a command allocates nothing, and keeps at most
-//!   [`session::HEAD`] bytes of any line.
+//! - Answering a command allocates nothing. Of a line that does not lie
+//!   whole in the 64 KiB read buffer, at most [`session::HEAD`] bytes are
+//!   kept.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

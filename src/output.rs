@@ -12,7 +12,7 @@ use std::io::{self, Write};
 pub const BLOCK: usize = 64;
 
 /// How many bytes are gathered before they are written.
-pub const CAPACITY: usize = 256 * 1024;
+pub const CAPACITY: usize = 64 * 1024;
 
 /// A reply of at most [`BLOCK`] bytes, padded to a whole block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
