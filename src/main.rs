@@ -49,5 +49,5 @@ fn print(text: &str) -> ExitCode {
 
 /// Writes to stderr without `eprintln!`, which panics if stderr is closed.
 fn complain(message: &str) {
-    let _ = writeln!(io::stderr().lock(), "gomoku-mist: {message}");
+    let _ = writeln!(io::stderr().lock(), "{}{message}", text::ERROR_PREFIX);
 }

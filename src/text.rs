@@ -1,4 +1,6 @@
-//! Every byte the program prints on stdout, in one place.
+//! Every byte the program prints on stdout, in one place, and the fixed
+//! parts of what it prints on stderr (the errors themselves are the
+//! `Display` of the error types).
 //!
 //! Each reply ends with `\n`, as SPEC.md requires of every line.
 
@@ -130,6 +132,12 @@ pub fn board_picture(out: &mut Vec<u8>, board: &crate::board::Board, centre: Opt
     }
     out.push(b'\n');
 }
+
+/// What starts every line on stderr.
+pub const ERROR_PREFIX: &str = "gomoku-mist: ";
+
+/// The line after a command-line error on stderr.
+pub const USAGE_HINT: &str = "Try 'gomoku-mist --help' for more information.";
 
 /// `--version`'s line.
 pub const VERSION: &str = concat!("gomoku-mist ", env!("CARGO_PKG_VERSION"), "\n");
