@@ -1,13 +1,16 @@
 //! The read loop's fast path: a short line decoded from a 16-byte window
-//! into a [`Kind`] with one table look-up and no branch on its bytes.
+//! into a [`Kind`] with one table look-up, and tests computed as values
+//! rather than branched on.
 //!
 //! [`Command::parse`] states the grammar; [`decode`] must agree with it on
 //! every line that fits a window, and the tests below hold it to that. It
 //! exists for speed alone. A stream mixes commands at random, so a parser
 //! that branches on a line's length and bytes mispredicts more than once a
 //! line, which costs more than the rest of the work. Here the first byte
-//! picks the one word the line could be, a masked compare says whether it
-//! is, and the rest of the tests are computed as values.
+//! picks the one word the line could be and a masked compare says whether
+//! it is. The one branch left is whether the line is a `place`: testing
+//! every line as a `place` too was measured to cost more than the
+//! misprediction it saves.
 
 use crate::command::{Command, ParseCommandError};
 use crate::point::{Column, Point, Row};
