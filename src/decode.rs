@@ -9,7 +9,8 @@
 //! line, which costs more than the rest of the work. Here the first byte
 //! picks the one word the line could be and a masked compare says whether
 //! it is. The one branch left is on the line's length: up to seven bytes a
-//! line can only be a word, longer only a `place`. The read loop has just
+//! line can be a word or a `place` too short to name a point, longer only
+//! a `place`. The read loop has just
 //! branched the same way on where the newline was, so the two agree and
 //! mispredict together. (Testing every line as a `place` too, with no
 //! branch at all, was measured to cost more than it saved.)
