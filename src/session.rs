@@ -168,8 +168,8 @@ fn without_cr(line: &[u8], crlf: bool) -> &[u8] {
 
 /// Where the first `\n` in `window` is, if there is one.
 ///
-/// The sixteen bytes are tested at once as one number: finding the end of
-/// a short line costs a few instructions and no branch on its length.
+/// The bytes are tested eight at a time as one number, so finding the end
+/// of a short line costs a few instructions and at most one branch.
 #[inline]
 fn newline_in(window: &[u8; WINDOW]) -> Option<usize> {
     const ONES: u64 = u64::from_le_bytes([0x01; 8]);
