@@ -20,9 +20,7 @@ fn main() -> ExitCode {
         Ok(Action::Help) => return print(text::HELP),
         Ok(Action::Version) => return print(text::VERSION),
         Err(e) => {
-            complain(&format!(
-                "{e}\nTry 'gomoku-mist --help' for more information."
-            ));
+            complain(&format!("{e}\n{}", text::USAGE_HINT));
             return ExitCode::from(USAGE_ERROR);
         }
     };

@@ -20,7 +20,7 @@ use thiserror::Error;
 use crate::command::{self, Command};
 use crate::decode::{Decoded, Kind, WINDOW, decode};
 use crate::game::{Ending, Game};
-use crate::output::{Block, Output};
+use crate::output::{BLOCK, Block, Output};
 use crate::point::Point;
 use crate::text;
 
@@ -262,21 +262,24 @@ impl<W: Write> Session<W> {
     fn new(game: Game, settings: Settings, output: W) -> Session<W> {
         let mut history = Vec::with_capacity(text::HISTORY_LINE_MAX);
         text::history_line(&mut history, game.moves());
+        // In the order of `Kind`; `who`'s and `view`'s are filled in below.
+        let fixed: [&[u8]; Kind::FIXED] = [text::INVALID, text::INVALID_COORDINATE, b"", b""];
         let mut session = Session {
             game,
             settings,
             out: Output::new(output),
-            fixed: [Block::new(text::INVALID); Kind::FIXED],
+            fixed: fixed.map(Block::new),
             history,
             scratch: Vec::with_capacity(text::BOARD_PICTURE_LEN),
         };
-        session.fixed[Kind::NotAPoint as usize] = Block::new(text::INVALID_COORDINATE);
         session.update_fixed();
         session
     }
 
     /// Renews the replies that depend on the position.
     fn update_fixed(&mut self) {
+        // A `view` line always fits a block, so `Block::new` never cuts it.
+        const _: () = assert!(text::VIEW_LINE_MAX <= BLOCK);
         self.fixed[Kind::Who as usize] = Block::new(text::who(self.game.to_move()));
         self.scratch.clear();
         text::view_line(&mut self.scratch, self.game.board(), self.game.centre());
