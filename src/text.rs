@@ -160,6 +160,10 @@ Options:
   -h, --help             print this help and exit
   -V, --version          print the version and exit
 
+Options may come in any order, each once. A value follows its option as the
+next argument or after `=` (--rule exact, --rule=exact); a flag takes none.
+-h and -V win wherever they stand before `--`, which ends the options.
+
 Examples:
   gomoku-mist < game.in                  play the commands in game.in
   gomoku-mist --moves A1B2C3             White to move, after A1, B2 and C3
