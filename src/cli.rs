@@ -57,7 +57,7 @@ pub struct UsageError {
 impl UsageError {
     /// The line printed after the error.
     pub fn hint(&self) -> String {
-        format!("Try '{} --help' for more information.", self.command)
+        text::usage_hint(self.command)
     }
 }
 

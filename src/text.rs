@@ -136,8 +136,11 @@ pub fn board_picture(out: &mut Vec<u8>, board: &crate::board::Board, centre: Opt
 /// What starts every line on stderr.
 pub const ERROR_PREFIX: &str = "gomoku-mist: ";
 
-/// The line after a command-line error on stderr.
-pub const USAGE_HINT: &str = "Try 'gomoku-mist --help' for more information.";
+/// The line after a command-line error on stderr, for `command` (e.g.
+/// `gomoku-mist`).
+pub fn usage_hint(command: &str) -> String {
+    format!("Try '{command} --help' for more information.")
+}
 
 /// `--version`'s line.
 pub const VERSION: &str = concat!("gomoku-mist ", env!("CARGO_PKG_VERSION"), "\n");
