@@ -1,5 +1,5 @@
 //! The command line: options for players and test authors. Without any,
-//! the program is exactly SPEC.md's.
+//! the program keeps the [contract](crate::contract) exactly.
 
 use std::ffi::OsString;
 

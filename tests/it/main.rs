@@ -4,7 +4,9 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod layers;
 mod model;
 mod options;
 mod pipes;
+mod readme;
 mod streams;
