@@ -4,8 +4,8 @@
 //! a place off the board), and `text` alone decides which symbol each
 //! shows, so the core never depends on the output side.
 //!
-//! The formulas and a table of their values are in the [contract]
-//! (crate::contract#the-mist).
+//! The formulas, and a table of their values, are in
+//! [the contract](crate::contract#the-mist).
 
 use crate::point::{Column, Point, Row};
 
