@@ -1,4 +1,6 @@
 //! The command line: one set of rules for every command and option.
+//! Without options the program keeps the [contract](crate::contract)
+//! exactly.
 //!
 //! | rule | what happens |
 //! |---|---|

@@ -32,7 +32,7 @@ pub const BUFFER: usize = 64 * 1024;
 pub const HEAD: usize = 16;
 const _: () = assert!(HEAD > command::LONGEST);
 
-/// Ways to run a session other than SPEC.md's plain one.
+/// Ways to run a session other than the contract's plain one.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Settings {
     /// Print a picture of the board after each `view`, and once more with
@@ -54,7 +54,7 @@ pub enum Stop {
 }
 
 impl Stop {
-    /// The process exit code SPEC.md gives this stop.
+    /// The process exit code the contract gives this stop.
     pub const fn exit_code(self) -> u8 {
         match self {
             Stop::Ended(_) => 0,

@@ -2,7 +2,9 @@
 //! parts of what it prints on stderr (the errors themselves are the
 //! `Display` of the error types).
 //!
-//! Each reply ends with `\n`, as SPEC.md requires of every line.
+//! Each reply ends with `\n`, as the [contract](crate::contract) requires
+//! of every line. The symbols for stones and off-board places live here
+//! alone: the core gives points, this module gives bytes.
 
 use crate::game::Ending;
 use crate::mist::{self, HOLE_POINTS};
@@ -74,7 +76,11 @@ pub fn view_line(out: &mut Vec<u8>, board: &crate::board::Board, centre: Point) 
     out.clear();
     centre.write_ascii(out);
     out.push(b',');
-    out.extend_from_slice(&mist::hole(board, centre));
+    out.extend(
+        mist::hole(centre)
+            .iter()
+            .map(|place| place.map_or(OFF_BOARD, |p| symbol(board.get(p)))),
+    );
     out.push(b'\n');
 }
 

@@ -5,7 +5,9 @@
 mod common;
 
 mod cli;
+mod layers;
 mod model;
 mod options;
 mod pipes;
+mod readme;
 mod streams;
