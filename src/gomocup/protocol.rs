@@ -3,9 +3,8 @@
 //!
 //! The position is kept as the manager's own stones and the opponent's,
 //! in the order they came, so `TAKEBACK` can take any of them off. The
-//! brain is shown it as a [`Board`] of two colours: it plays Black when
-//! both sides have as many stones (it moves first, or the position says
-//! so), White otherwise. A stone of a finished winning line (`BOARD` field
+//! brain is shown it as a [`Board`] of two colours: it plays White when
+//! the opponent has more stones (the opponent began), Black otherwise. A stone of a finished winning line (`BOARD` field
 //! 3, continuous games) belongs to neither player; the board can only hold
 //! the two colours, so the brain sees it as the opponent's — a point it
 //! can neither take nor build on.
@@ -353,10 +352,10 @@ impl Protocol {
     /// The position in two colours, and the brain's colour.
     fn board(&self) -> (Board, Player) {
         let count = |side| self.stones.iter().filter(|(_, s)| *s == side).count();
-        let me = if count(Side::Own) == count(Side::Opponent) {
-            Player::Black
-        } else {
+        let me = if count(Side::Own) < count(Side::Opponent) {
             Player::White
+        } else {
+            Player::Black
         };
         let mut board = Board::new();
         for &(p, side) in &self.stones {

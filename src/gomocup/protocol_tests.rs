@@ -490,3 +490,45 @@ fn a_turn_that_fills_the_board_is_refused() {
         )
     );
 }
+
+/// Thinks for its whole time budget, then plays as [`OnePly`].
+struct Sleeper {
+    budgets: Vec<Budget>,
+}
+
+impl Brain for Sleeper {
+    fn new_game(&mut self, _memory_bytes: Option<u64>) {}
+
+    fn choose(
+        &mut self,
+        board: &Board,
+        to_move: Player,
+        rule: Rule,
+        budget: Budget,
+    ) -> Option<Point> {
+        self.budgets.push(budget);
+        std::thread::sleep(budget.time.unwrap_or_default());
+        OnePly.choose(board, to_move, rule, budget)
+    }
+}
+
+#[test]
+fn a_brain_that_spends_its_whole_budget_is_given_less_than_the_limits() {
+    let input = "START 19\nINFO timeout_turn 200\nBEGIN\nINFO timeout_match 60000\nINFO time_left 1000\n\
+                 TURN 0,0\nINFO time_left 0\nTURN 1,0\n";
+    let mut brain = Sleeper {
+        budgets: Vec::new(),
+    };
+    let mut out = Vec::new();
+    run(&mut brain, input.as_bytes(), &mut out).expect("in-memory I/O cannot fail");
+    let replies = String::from_utf8(out).expect("replies are text");
+    assert_eq!(replies.lines().count(), 4, "every move answered: {replies}");
+    let limits = [200, 1000 / 25, 0];
+    for (budget, limit) in brain.budgets.iter().zip(limits) {
+        let time = budget.time.expect("a time limit");
+        assert!(
+            time < Duration::from_millis(limit) || time.is_zero(),
+            "{time:?} for a limit of {limit} ms"
+        );
+    }
+}
