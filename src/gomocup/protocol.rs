@@ -123,11 +123,6 @@ impl Protocol {
         }
     }
 
-    /// The rule the brain plays by now.
-    pub fn rule(&self) -> Rule {
-        self.rule
-    }
-
     /// What the brain would be given for the next move.
     pub fn budget(&self) -> Budget {
         Budget {
@@ -153,38 +148,13 @@ impl Protocol {
         brain: &mut B,
         out: &mut Vec<u8>,
     ) -> Flow {
-        if let Some(block) = &mut self.block {
-            return match parse::parse_stone(line) {
-                Ok(Some(stone)) if whole => {
-                    block.add(stone.at, stone.field);
-                    Flow::Continue
-                }
-                Ok(None) => {
-                    let block = self.block.take().unwrap_or_default();
-                    if let Err(refusal) = self.done(block, brain, out) {
-                        reply(out, "ERROR", refusal);
-                    }
-                    Flow::Continue
-                }
-                // END still ends, wherever it comes.
-                _ if matches!(parse::parse(line), Ok(Some(Command::End))) => Flow::End,
-                _ if line.trim_ascii().is_empty() => Flow::Continue,
-                _ => {
-                    let problem = if whole {
-                        ParseError::Stone.into()
-                    } else {
-                        Refusal::TooLong
-                    };
-                    block.problem.get_or_insert(problem);
-                    Flow::Continue
-                }
-            };
+        if self.block.is_some() {
+            return self.block_line(line, whole, brain, out);
         }
         let command = match parse::parse(line) {
             Ok(None) => return Flow::Continue,
             Ok(Some(Command::Info { key, value })) => {
-                // A cut-off INFO is only ever an ignored one (a folder).
-                if let Err(refusal) = self.info(key, value, out) {
+                if let Err(refusal) = self.info(key, value, whole, out) {
                     reply(out, "ERROR", refusal);
                 }
                 return Flow::Continue;
@@ -211,6 +181,44 @@ impl Protocol {
         }
         if let Err(refusal) = self.follow(command, brain, out) {
             reply(out, "ERROR", refusal);
+        }
+        Flow::Continue
+    }
+
+    /// Answers a line inside a `BOARD` block: a stone, `DONE`, or `END`.
+    fn block_line<B: Brain + ?Sized>(
+        &mut self,
+        line: &[u8],
+        whole: bool,
+        brain: &mut B,
+        out: &mut Vec<u8>,
+    ) -> Flow {
+        let stone = parse::parse_stone(line);
+        if let Ok(None) = stone {
+            let block = self.block.take().unwrap_or_default();
+            if let Err(refusal) = self.done(block, brain, out) {
+                reply(out, "ERROR", refusal);
+            }
+            return Flow::Continue;
+        }
+        // END still ends, wherever it comes.
+        if let Ok(Some(Command::End)) = parse::parse(line) {
+            return Flow::End;
+        }
+        let Some(block) = &mut self.block else {
+            return Flow::Continue;
+        };
+        match stone {
+            Ok(Some(stone)) if whole => block.add(stone.at, stone.field),
+            _ if line.trim_ascii().is_empty() => {}
+            _ => {
+                let problem = if whole {
+                    ParseError::Stone.into()
+                } else {
+                    Refusal::TooLong
+                };
+                block.problem.get_or_insert(problem);
+            }
         }
         Flow::Continue
     }
@@ -364,7 +372,15 @@ impl Protocol {
         (board, me)
     }
 
-    fn info(&mut self, key: &[u8], value: &[u8], out: &mut Vec<u8>) -> Result<(), Refusal> {
+    /// Follows `INFO key value`; a line cut off (not `whole`) is
+    /// refused unless its key is ignored anyway (a long `folder`).
+    fn info(
+        &mut self,
+        key: &[u8],
+        value: &[u8],
+        whole: bool,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Refusal> {
         const KEYS: [&str; 7] = [
             "timeout_turn",
             "timeout_match",
@@ -381,6 +397,9 @@ impl Protocol {
         else {
             return Ok(());
         };
+        if !whole {
+            return Err(Refusal::TooLong);
+        }
         let n = parse::integer(value).ok_or(Refusal::Info(name))?;
         let ms = |n: i64| Duration::from_millis(n.max(0).unsigned_abs());
         match name {

@@ -532,3 +532,24 @@ fn a_brain_that_spends_its_whole_budget_is_given_less_than_the_limits() {
         );
     }
 }
+
+#[test]
+fn a_cut_off_info_with_a_value_that_counts_is_refused() {
+    let line = "INFO timeout_turn 1000".to_string() + &" ".repeat(super::MAX_LINE) + "9\n";
+    let (got, _) = talk(&line);
+    assert_eq!(
+        got,
+        format!("ERROR a line is at most {} bytes\n", super::MAX_LINE)
+    );
+}
+
+#[test]
+fn a_cut_off_board_line_is_reported_at_done() {
+    let line = "1,1,1".to_string() + &" ".repeat(super::MAX_LINE) + "\n";
+    let (got, brain) = talk(&format!("START 19\nBOARD\n{line}DONE\n"));
+    assert_eq!(
+        got,
+        format!("OK\nERROR a line is at most {} bytes\n", super::MAX_LINE)
+    );
+    assert!(brain.asked.is_empty());
+}
