@@ -16,7 +16,8 @@ fn main() -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    // The brain that chooses the moves: the one place to construct it.
+    // THE BRAIN: the one place the move chooser is built. Anything that
+    // implements `gomocup::Brain` goes here (a search engine, for one).
     let mut brain = gomocup::OnePly;
     match gomocup::run(&mut brain, io::stdin().lock(), io::stdout().lock()) {
         Ok(()) => ExitCode::SUCCESS,
