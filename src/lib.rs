@@ -30,6 +30,8 @@
 //!   are copied as.
 //! - [`session`]: the read–reply loop over any reader and writer.
 //! - [`cli`]: the command-line options.
+//! - [`gomocup`]: the Gomocup (Piskvork protocol) brain over any reader,
+//!   writer and move chooser; `src/bin/pbrain-gomoku-mist.rs` runs it.
 //!
 //! # Invariants
 //!
@@ -55,6 +57,7 @@ pub mod command;
 pub mod contract {}
 pub mod decode;
 pub mod game;
+pub mod gomocup;
 pub mod mist;
 pub mod output;
 pub mod player;

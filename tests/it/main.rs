@@ -4,6 +4,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod brain;
 mod cli;
 mod layers;
 mod model;
