@@ -25,6 +25,8 @@ pub enum Action {
         game: Box<Game>,
         /// `--board` and `--crlf`.
         settings: Settings,
+        /// `--plain`: no interactive mode even at a terminal.
+        plain: bool,
     },
 }
 
@@ -80,6 +82,7 @@ where
     let mut moves: Option<OsString> = None;
     let mut rule: Option<Rule> = None;
     let mut settings = Settings::default();
+    let mut plain = false; // terminal: --plain (issue 9)
     while let Some(arg) = parser.next()? {
         match arg {
             Short('h') | Long("help") => return Ok(Action::Help),
@@ -92,6 +95,7 @@ where
             }
             Long("board") => set_once_flag(&mut settings.board, "--board")?,
             Long("crlf") => set_once_flag(&mut settings.crlf, "--crlf")?,
+            Long("plain") => set_once_flag(&mut plain, "--plain")?, // terminal (issue 9)
             _ => return Err(arg.unexpected().into()),
         }
     }
@@ -102,6 +106,7 @@ where
     Ok(Action::Play {
         game: Box::new(game),
         settings,
+        plain,
     })
 }
 

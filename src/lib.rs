@@ -23,6 +23,10 @@
 //!   are copied as.
 //! - [`session`]: the read–reply loop over any reader and writer.
 //! - [`cli`]: the command-line options.
+//! - [`opponent`]: the [`Opponent`](opponent::Opponent) trait, a player the
+//!   program moves for itself, as the terminal front-end sees it.
+//! - [`terminal`]: a person at a terminal: line editing, prompt, boards and
+//!   hints on the terminal side, the same session's bytes on stdout.
 //!
 //! # Invariants
 //!
@@ -47,9 +51,11 @@ pub mod command;
 pub mod decode;
 pub mod game;
 pub mod mist;
+pub mod opponent;
 pub mod output;
 pub mod player;
 pub mod point;
 pub mod rule;
 pub mod session;
+pub mod terminal;
 pub mod text;

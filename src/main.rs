@@ -2,11 +2,12 @@
 
 #![forbid(unsafe_code)]
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 use gomoku_mist::cli::{self, Action};
 use gomoku_mist::session::{self, SessionError};
+use gomoku_mist::terminal::{self, TerminalError};
 use gomoku_mist::text;
 
 /// A command line that cannot be followed.
@@ -15,8 +16,12 @@ const USAGE_ERROR: u8 = 2;
 const FAILURE: u8 = 1;
 
 fn main() -> ExitCode {
-    let (game, settings) = match cli::parse(std::env::args_os().skip(1)) {
-        Ok(Action::Play { game, settings }) => (*game, settings),
+    let (game, settings, plain) = match cli::parse(std::env::args_os().skip(1)) {
+        Ok(Action::Play {
+            game,
+            settings,
+            plain,
+        }) => (*game, settings, plain),
         Ok(Action::Help) => return print(text::HELP),
         Ok(Action::Version) => return print(text::VERSION),
         Err(e) => {
@@ -24,6 +29,22 @@ fn main() -> ExitCode {
             return ExitCode::from(USAGE_ERROR);
         }
     };
+    // ---- terminal: a person at the terminal (issue 9) ----
+    if !plain && io::stdin().is_terminal() {
+        return match terminal::play(game, settings, None) {
+            Ok(stop) => ExitCode::from(stop.exit_code()),
+            Err(TerminalError::Write(e) | TerminalError::Session(SessionError::Write(e)))
+                if e.kind() == io::ErrorKind::BrokenPipe =>
+            {
+                ExitCode::from(FAILURE)
+            }
+            Err(e) => {
+                complain(&e.to_string());
+                ExitCode::from(FAILURE)
+            }
+        };
+    }
+    // ---- end terminal ----
     match session::run(game, settings, io::stdin().lock(), io::stdout().lock()) {
         Ok(stop) => ExitCode::from(stop.exit_code()),
         // A reader that has gone away, as `| head -1` does, is a normal end.

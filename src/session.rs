@@ -114,7 +114,9 @@ fn read_loop<R: BufRead, W: Write>(
                 return Ok(Stop::EndOfInput);
             }
             let (head, rest_ws) = partial.line(crlf);
-            let stop = session.line(head, rest_ws).map_err(SessionError::Write)?;
+            let stop = session
+                .head_line(head, rest_ws)
+                .map_err(SessionError::Write)?;
             return Ok(stop.unwrap_or(Stop::EndOfInput));
         }
         let mut rest = chunk;
@@ -137,11 +139,11 @@ fn read_loop<R: BufRead, W: Write>(
             let line = &rest[..at];
             rest = &rest[at + 1..];
             let stop = if partial.is_empty() {
-                session.line(without_cr(line, crlf), false)
+                session.head_line(without_cr(line, crlf), false)
             } else {
                 partial.push(line);
                 let (head, rest_ws) = partial.line(crlf);
-                let stop = session.line(head, rest_ws);
+                let stop = session.head_line(head, rest_ws);
                 partial = Partial::default();
                 stop
             };
@@ -243,8 +245,12 @@ impl Partial {
     }
 }
 
-/// The game and what it takes to answer it.
-struct Session<W: Write> {
+/// The game and what it takes to answer it, one line at a time.
+///
+/// [`run`] feeds it a stream; other shells (the terminal front-end) feed it
+/// whole lines with [`Session::line`] and get exactly the replies the
+/// stream would have given.
+pub struct Session<W: Write> {
     game: Game,
     settings: Settings,
     out: Output<W>,
@@ -259,7 +265,8 @@ struct Session<W: Write> {
 }
 
 impl<W: Write> Session<W> {
-    fn new(game: Game, settings: Settings, output: W) -> Session<W> {
+    /// A session for `game`, replying on `output`.
+    pub fn new(game: Game, settings: Settings, output: W) -> Session<W> {
         let mut history = Vec::with_capacity(text::HISTORY_LINE_MAX);
         text::history_line(&mut history, game.moves());
         // In the order of `Kind`; `who`'s and `view`'s are filled in below.
@@ -286,9 +293,36 @@ impl<W: Write> Session<W> {
         self.fixed[Kind::View as usize] = Block::new(&self.scratch);
     }
 
+    /// Answers one whole line, without its `\n`, exactly as [`run`] would
+    /// (a final `\r` is dropped under [`Settings::crlf`]). The reply is
+    /// queued: [`Session::flush`] writes it. `Some` says the session is
+    /// over: nothing more may be fed to it.
+    ///
+    /// # Errors
+    ///
+    /// Writing the queued output failed.
+    pub fn line(&mut self, line: &[u8]) -> io::Result<Option<Stop>> {
+        let line = without_cr(line, self.settings.crlf);
+        self.answer(Command::parse(line).into())
+    }
+
+    /// The game as it stands.
+    pub const fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Writes every queued reply and flushes the output.
+    ///
+    /// # Errors
+    ///
+    /// Writing failed.
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+
     /// Answers one line, known by its head and whether whitespace follows
     /// (see [`Command::parse_head`]).
-    fn line(&mut self, head: &[u8], rest_ws: bool) -> io::Result<Option<Stop>> {
+    fn head_line(&mut self, head: &[u8], rest_ws: bool) -> io::Result<Option<Stop>> {
         self.answer(Command::parse_head(head, rest_ws).into())
     }
 

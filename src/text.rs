@@ -157,6 +157,9 @@ Options:
       --board            after each `view`, draw the whole board with the mist
                          as @; at the end, draw it once more with the mist lifted
       --crlf             accept Windows line endings: drop one \\r before each \\n
+      --plain            at a terminal too, no prompt, editing, boards or hints:
+                         only the plain replies (the default when stdin is not
+                         a terminal)
   -h, --help             print this help and exit
   -V, --version          print the version and exit
 
