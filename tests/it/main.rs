@@ -8,3 +8,4 @@ mod model;
 mod options;
 mod pipes;
 mod streams;
+mod terminal;
