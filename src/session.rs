@@ -380,3 +380,56 @@ impl<W: Write> Session<W> {
         self.out.bytes(&self.scratch)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rule::Rule;
+    use proptest::prelude::*;
+
+    /// Lines a game is made of, and the mistakes around them.
+    fn line() -> impl Strategy<Value = Vec<u8>> {
+        prop_oneof![
+            Just(b"who".to_vec()),
+            Just(b"view".to_vec()),
+            Just(b"history".to_vec()),
+            Just(b"Who".to_vec()),
+            Just(b"place A1 ".to_vec()),
+            Just(b"place A01".to_vec()),
+            Just(b"resign".to_vec()),
+            Just(b"term".to_vec()),
+            (0..19_u8, 1..=19_u8).prop_map(|(c, r)| format!(
+                "place {}{r}",
+                char::from(b'A' + c % 5)
+            )
+            .into_bytes()),
+            proptest::collection::vec(any::<u8>().prop_filter("one line", |&b| b != b'\n'), 0..30),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn line_by_line_answers_as_the_stream_does(
+            lines in proptest::collection::vec(line(), 0..60),
+            board in any::<bool>(),
+        ) {
+            let settings = Settings { board, crlf: false };
+            let input: Vec<u8> = lines.iter().flat_map(|l| l.iter().chain(b"\n")).copied().collect();
+            let mut streamed = Vec::new();
+            let stream_stop = run(Game::new(Rule::Freestyle), settings, &input[..], &mut streamed).unwrap();
+            let mut by_line = Vec::new();
+            let mut session = Session::new(Game::new(Rule::Freestyle), settings, &mut by_line);
+            let mut stop = None;
+            for l in &lines {
+                stop = session.line(l).unwrap();
+                if stop.is_some() {
+                    break;
+                }
+            }
+            session.flush().unwrap();
+            drop(session);
+            prop_assert_eq!(stop.unwrap_or(Stop::EndOfInput), stream_stop);
+            prop_assert_eq!(by_line.escape_ascii().to_string(), streamed.escape_ascii().to_string());
+        }
+    }
+}
