@@ -160,10 +160,8 @@ pub fn drive<W: Write, K: Keyboard + ?Sized, S: Write>(
         let line = match keyboard.read(&prompt)? {
             Typed::Line(line) => line,
             Typed::Interrupted => continue,
-            Typed::End => {
-                show(screen, "\n");
-                return Ok(Stop::EndOfInput);
-            }
+            // The editor has already ended the prompt's line.
+            Typed::End => return Ok(Stop::EndOfInput),
         };
         let hint = hint::hint(line.as_bytes(), game);
         let moves = game.moves().len();
@@ -206,11 +204,12 @@ fn opponent_moves<W: Write, S: Write>(
             TerminalError::Opponent(chosen.map_or("no move".to_owned(), |p| p.to_string()))
         })?;
     let mover = game.to_move();
-    let stop = answer(session, format!("place {p}").as_bytes())?;
+    // Announced first, so it stands above any end-of-game block.
     show(
         screen,
         &format!("{}\n", style.paint(Paint::Strong, &announce(mover, p))),
     );
+    let stop = answer(session, format!("place {p}").as_bytes())?;
     match stop {
         Some(stop) => {
             finish(session.game(), stop, screen, style);
