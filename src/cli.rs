@@ -23,7 +23,10 @@ use std::ffi::{OsStr, OsString};
 
 use thiserror::Error;
 
+use std::time::Duration;
+
 use crate::game::{Game, PlaceError};
+use crate::player::Player;
 use crate::point::{ParsePointError, Point};
 use crate::rule::Rule;
 use crate::session::Settings;
@@ -36,15 +39,37 @@ pub enum Action {
     Help(&'static str),
     /// Print the version line.
     Version,
-    /// Play a game from this position with these settings.
-    Play {
-        /// The game, after any `--moves` (boxed: a board is large beside
-        /// the other variants).
-        game: Box<Game>,
-        /// `--board` and `--crlf`.
-        settings: Settings,
-    },
+    /// Play a game (boxed: a board is large beside the other variants).
+    Play(Box<Play>),
 }
+
+/// A game to play, and how.
+#[derive(Debug)]
+pub struct Play {
+    /// The game, after any `--moves`.
+    pub game: Game,
+    /// `--board` and `--crlf`.
+    pub settings: Settings,
+    /// `--plain`: no interactive mode, even at a terminal.
+    pub plain: bool,
+    /// `--cpu` and its budget: the colour the computer plays.
+    pub cpu: Option<Cpu>,
+}
+
+/// The computer opponent asked for with `--cpu`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cpu {
+    /// The colour it plays.
+    pub colour: Player,
+    /// Its time for each move (`--cpu-time`).
+    pub time: Duration,
+    /// Its node budget for each move (`--cpu-nodes`): with it, its play
+    /// depends on the position alone, not on the machine.
+    pub nodes: Option<u64>,
+}
+
+/// The computer's time for a move when `--cpu-time` is not given.
+pub const DEFAULT_CPU_TIME: Duration = Duration::from_millis(1000);
 
 /// A command line that cannot be followed, and the command it was for.
 #[derive(Debug, Error)]
@@ -106,6 +131,9 @@ pub enum CliError {
         /// What is wrong with it, ready to follow the value.
         problem: &'static str,
     },
+    /// An option that means nothing without another.
+    #[error("{0} needs {1}")]
+    Needs(&'static str, &'static str),
     /// `--moves` that is not a playable sequence.
     #[error("--moves: move {number} {} {problem}", shown(.text))]
     Moves {
@@ -180,6 +208,10 @@ const PLAY: &[Spec] = &[
     Spec::valued("--rule", "RULE"),
     Spec::flag("--board"),
     Spec::flag("--crlf"),
+    Spec::flag("--plain"),
+    Spec::valued("--cpu", "COLOUR"),
+    Spec::valued("--cpu-time", "MS"),
+    Spec::valued("--cpu-nodes", "N"),
     HELP,
     VERSION,
 ];
@@ -339,10 +371,78 @@ fn play(args: Vec<OsString>) -> Result<Action, CliError> {
         board: given.flag("--board"),
         crlf: given.flag("--crlf"),
     };
-    Ok(Action::Play {
-        game: Box::new(game),
+    Ok(Action::Play(Box::new(Play {
+        game,
         settings,
-    })
+        plain: given.flag("--plain"),
+        cpu: cpu(&given)?,
+    })))
+}
+
+fn cpu(given: &Given) -> Result<Option<Cpu>, CliError> {
+    let time = given.value("--cpu-time");
+    let nodes = given.value("--cpu-nodes");
+    let Some(colour) = given.value("--cpu") else {
+        return match (time, nodes) {
+            (Some(_), _) => Err(CliError::Needs("--cpu-time", "--cpu")),
+            (_, Some(_)) => Err(CliError::Needs("--cpu-nodes", "--cpu")),
+            (None, None) => Ok(None),
+        };
+    };
+    let colour = match colour.as_encoded_bytes() {
+        b"black" => Player::Black,
+        b"white" => Player::White,
+        _ => {
+            return Err(CliError::BadValue {
+                option: "--cpu",
+                value: colour.to_owned(),
+                problem: "is not a colour (use black or white)",
+            });
+        }
+    };
+    let time = match time {
+        None => DEFAULT_CPU_TIME,
+        Some(ms) => Duration::from_millis(number(
+            "--cpu-time",
+            ms,
+            "is not a time in milliseconds from 1 to 3600000",
+            1..=3_600_000,
+        )?),
+    };
+    let nodes = nodes
+        .map(|n| {
+            number(
+                "--cpu-nodes",
+                n,
+                "is not a node count from 1 up",
+                1..=u64::MAX,
+            )
+        })
+        .transpose()?;
+    Ok(Some(Cpu {
+        colour,
+        time,
+        nodes,
+    }))
+}
+
+/// A decimal number within `range`, digits only.
+fn number(
+    option: &'static str,
+    value: &OsStr,
+    problem: &'static str,
+    range: std::ops::RangeInclusive<u64>,
+) -> Result<u64, CliError> {
+    value
+        .to_str()
+        .filter(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|v| v.parse().ok())
+        .filter(|n| range.contains(n))
+        .ok_or_else(|| CliError::BadValue {
+            option,
+            value: value.to_owned(),
+            problem,
+        })
 }
 
 /// Splits a `history` line into its moves: each is one byte, then every
@@ -516,10 +616,10 @@ mod tests {
             "--board takes no value, but was given \"\""
         );
         for line in [&["--rule", "exact"][..], &["--rule=exact"]] {
-            let Ok(Action::Play { game, .. }) = parse(args(line)) else {
+            let Ok(Action::Play(play)) = parse(args(line)) else {
                 panic!("{line:?}");
             };
-            assert_eq!(game.rule(), Rule::Exact);
+            assert_eq!(play.game.rule(), Rule::Exact);
         }
     }
 

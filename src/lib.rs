@@ -32,6 +32,10 @@
 //! - [`cli`]: the command-line options.
 //! - [`gomocup`]: the Gomocup (Piskvork protocol) brain over any reader,
 //!   writer and move chooser; `src/bin/pbrain-gomoku-mist.rs` runs it.
+//! - [`opponent`]: the [`Opponent`](opponent::Opponent) trait, a player the
+//!   program moves for itself, as the terminal front-end sees it.
+//! - [`terminal`]: a person at a terminal: line editing, prompt, boards and
+//!   hints on the terminal side, the same session's bytes on stdout.
 //!
 //! # Invariants
 //!
@@ -59,9 +63,11 @@ pub mod decode;
 pub mod game;
 pub mod gomocup;
 pub mod mist;
+pub mod opponent;
 pub mod output;
 pub mod player;
 pub mod point;
 pub mod rule;
 pub mod session;
+pub mod terminal;
 pub mod text;

@@ -1,12 +1,16 @@
-//! The shell: arguments in, stdin and stdout to the session, exit code out.
+//! The shell: arguments in, stdin and stdout to the session (or to the
+//! terminal front-end when a person is typing), exit code out.
 
 #![forbid(unsafe_code)]
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
-use gomoku_mist::cli::{self, Action};
+use gomoku_mist::cli::{self, Action, Cpu};
+use gomoku_mist::gomocup::{self, Budget};
+use gomoku_mist::opponent::{Computer, Opponent};
 use gomoku_mist::session::{self, SessionError};
+use gomoku_mist::terminal::{self, TerminalError};
 use gomoku_mist::text;
 
 /// A command line that cannot be followed.
@@ -15,8 +19,8 @@ const USAGE_ERROR: u8 = 2;
 const FAILURE: u8 = 1;
 
 fn main() -> ExitCode {
-    let (game, settings) = match cli::parse(std::env::args_os().skip(1)) {
-        Ok(Action::Play { game, settings }) => (*game, settings),
+    let play = match cli::parse(std::env::args_os().skip(1)) {
+        Ok(Action::Play(play)) => *play,
         Ok(Action::Help(help)) => return print(help),
         Ok(Action::Version) => return print(text::VERSION),
         Err(e) => {
@@ -24,13 +28,39 @@ fn main() -> ExitCode {
             return ExitCode::from(USAGE_ERROR);
         }
     };
-    match session::play(game, settings, io::stdin().lock(), io::stdout().lock()) {
+    let mut opponent = play.cpu.map(computer);
+    if !play.plain && io::stdin().is_terminal() && terminal::available() {
+        let opponent = opponent.as_mut().map(|o| o.as_mut() as &mut dyn Opponent);
+        let ended = terminal::play(play.game, play.settings, opponent);
+        return match ended {
+            Ok(stop) => ExitCode::from(stop.exit_code()),
+            Err(TerminalError::Write(e) | TerminalError::Session(SessionError::Write(e))) => {
+                failed(&SessionError::Write(e))
+            }
+            Err(e) => {
+                complain(&e.to_string());
+                ExitCode::from(FAILURE)
+            }
+        };
+    }
+    let (stdin, stdout) = (io::stdin().lock(), io::stdout().lock());
+    match session::play(play.game, play.settings, opponent, stdin, stdout) {
         Ok(finish) => {
             leave_unread(finish.unread);
             ExitCode::from(finish.stop.exit_code())
         }
         Err(e) => failed(&e),
     }
+}
+
+/// The computer player `--cpu` asks for.
+fn computer(cpu: Cpu) -> Box<dyn Opponent> {
+    let budget = Budget {
+        time: Some(cpu.time),
+        nodes: cpu.nodes,
+        depth: None,
+    };
+    Box::new(Computer::new(cpu.colour, gomocup::OnePly, budget))
 }
 
 /// Puts stdin's offset back over the bytes that were read but not

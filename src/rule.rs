@@ -43,7 +43,8 @@ impl Rule {
             .any(|direction| self.accepts(board.run(p, direction)))
     }
 
-    fn accepts(self, run: Run) -> bool {
+    /// Whether `run`, through the stone just placed, is a winning line.
+    pub fn accepts(self, run: Run) -> bool {
         match self {
             Rule::Freestyle => run.length >= 5,
             Rule::Exact => run.length == 5,

@@ -20,6 +20,7 @@ use thiserror::Error;
 use crate::command::{self, Command};
 use crate::decode::{Decoded, Kind, WINDOW, decode};
 use crate::game::{Ending, Game};
+use crate::opponent::Opponent;
 use crate::output::{BLOCK, Block, Output};
 use crate::point::Point;
 use crate::text;
@@ -100,7 +101,7 @@ pub fn run<R: Read, W: Write>(
     input: R,
     output: W,
 ) -> Result<Stop, SessionError> {
-    play(game, settings, input, output).map(|finish| finish.stop)
+    play(game, settings, None, input, output).map(|finish| finish.stop)
 }
 
 /// As [`run`], and says how many bytes it read past the last line it
@@ -115,11 +116,18 @@ pub fn run<R: Read, W: Write>(
 pub fn play<R: Read, W: Write>(
     game: Game,
     settings: Settings,
+    opponent: Option<Box<dyn Opponent>>,
     input: R,
     output: W,
 ) -> Result<Finish, SessionError> {
     let mut input = BufReader::with_capacity(BUFFER, input);
     let mut session = Session::new(game, settings, output);
+    session.opponent = opponent;
+    // The computer may be the one to open the game.
+    if let Some(stop) = session.opponent_moves().map_err(SessionError::Write)? {
+        session.out.flush().map_err(SessionError::Write)?;
+        return Ok(Finish { stop, unread: 0 });
+    }
     let mut unread = 0;
     let stop = read_loop(&mut input, &mut session, settings.crlf, &mut unread)?;
     session.out.flush().map_err(SessionError::Write)?;
@@ -144,7 +152,9 @@ fn read_loop<R: BufRead, W: Write>(
                 return Ok(Stop::EndOfInput);
             }
             let (head, rest_ws) = partial.line(crlf);
-            let stop = session.line(head, rest_ws).map_err(SessionError::Write)?;
+            let stop = session
+                .head_line(head, rest_ws)
+                .map_err(SessionError::Write)?;
             return Ok(stop.unwrap_or(Stop::EndOfInput));
         }
         let mut rest = chunk;
@@ -170,11 +180,11 @@ fn read_loop<R: BufRead, W: Write>(
             let line = &rest[..at];
             rest = &rest[at + 1..];
             let stop = if partial.is_empty() {
-                session.line(without_cr(line, crlf), false)
+                session.head_line(without_cr(line, crlf), false)
             } else {
                 partial.push(line);
                 let (head, rest_ws) = partial.line(crlf);
-                let stop = session.line(head, rest_ws);
+                let stop = session.head_line(head, rest_ws);
                 partial = Partial::default();
                 stop
             };
@@ -277,8 +287,12 @@ impl Partial {
     }
 }
 
-/// The game and what it takes to answer it.
-struct Session<W: Write> {
+/// The game and what it takes to answer it, one line at a time.
+///
+/// [`run`] feeds it a stream; other shells (the terminal front-end) feed it
+/// whole lines with [`Session::line`] and get exactly the replies the
+/// stream would have given.
+pub struct Session<W: Write> {
     game: Game,
     settings: Settings,
     out: Output<W>,
@@ -290,10 +304,14 @@ struct Session<W: Write> {
     history: Vec<u8>,
     /// Room to render a `view` line or a `--board` picture in.
     scratch: Vec<u8>,
+    /// The player the program moves for itself, if any: it moves as soon
+    /// as it is its turn, and its stone is placed as `place` would place it.
+    opponent: Option<Box<dyn Opponent>>,
 }
 
 impl<W: Write> Session<W> {
-    fn new(game: Game, settings: Settings, output: W) -> Session<W> {
+    /// A session for `game`, replying on `output`.
+    pub fn new(game: Game, settings: Settings, output: W) -> Session<W> {
         let mut history = Vec::with_capacity(text::HISTORY_LINE_MAX);
         text::history_line(&mut history, game.moves());
         // In the order of `Kind`; `who`'s and `view`'s are filled in below.
@@ -305,6 +323,7 @@ impl<W: Write> Session<W> {
             fixed: fixed.map(Block::new),
             history,
             scratch: Vec::with_capacity(text::BOARD_PICTURE_LEN),
+            opponent: None,
         };
         session.update_fixed();
         session
@@ -320,9 +339,36 @@ impl<W: Write> Session<W> {
         self.fixed[Kind::View as usize] = Block::new(&self.scratch);
     }
 
+    /// Answers one whole line, without its `\n`, exactly as [`run`] would
+    /// (a final `\r` is dropped under [`Settings::crlf`]). The reply is
+    /// queued: [`Session::flush`] writes it. `Some` says the session is
+    /// over: nothing more may be fed to it.
+    ///
+    /// # Errors
+    ///
+    /// Writing the queued output failed.
+    pub fn line(&mut self, line: &[u8]) -> io::Result<Option<Stop>> {
+        let line = without_cr(line, self.settings.crlf);
+        self.answer(Command::parse(line).into())
+    }
+
+    /// The game as it stands.
+    pub const fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Writes every queued reply and flushes the output.
+    ///
+    /// # Errors
+    ///
+    /// Writing failed.
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+
     /// Answers one line, known by its head and whether whitespace follows
     /// (see [`Command::parse_head`]).
-    fn line(&mut self, head: &[u8], rest_ws: bool) -> io::Result<Option<Stop>> {
+    fn head_line(&mut self, head: &[u8], rest_ws: bool) -> io::Result<Option<Stop>> {
         self.answer(Command::parse_head(head, rest_ws).into())
     }
 
@@ -344,7 +390,10 @@ impl<W: Write> Session<W> {
         match line.kind {
             Kind::History => self.out.bytes(&self.history)?,
             Kind::Place => match self.game.place(line.point) {
-                Ok(None) => self.placed(line.point),
+                Ok(None) => {
+                    self.placed(line.point);
+                    return self.opponent_moves();
+                }
                 Ok(Some(ending)) => {
                     self.placed(line.point);
                     return self.end(ending).map(Some);
@@ -357,6 +406,39 @@ impl<W: Write> Session<W> {
             Kind::NotACommand | Kind::NotAPoint | Kind::Who | Kind::View => {}
         }
         Ok(None)
+    }
+
+    /// If it is the opponent's turn, it moves; with `--board` its move is
+    /// announced and the board drawn as the person now sees it.
+    fn opponent_moves(&mut self) -> io::Result<Option<Stop>> {
+        let Some(opponent) = self.opponent.as_deref_mut() else {
+            return Ok(None);
+        };
+        if opponent.colour() != self.game.to_move() {
+            return Ok(None);
+        }
+        // A full board has ended the game before it could be anyone's turn.
+        let Some(p) = opponent.choose(&self.game) else {
+            return Ok(None);
+        };
+        let mover = self.game.to_move();
+        let ending = match self.game.place(p) {
+            Ok(ending) => ending,
+            Err(e) => return Err(io::Error::other(format!("the computer's move: {e}"))),
+        };
+        self.placed(p);
+        if self.settings.board {
+            self.scratch.clear();
+            text::announcement(&mut self.scratch, mover, p);
+            self.out.bytes(&self.scratch)?;
+            if ending.is_none() {
+                self.write_picture(Some(self.game.centre()))?;
+            }
+        }
+        match ending {
+            Some(ending) => self.end(ending).map(Some),
+            None => Ok(None),
+        }
     }
 
     fn placed(&mut self, p: Point) {
@@ -378,5 +460,58 @@ impl<W: Write> Session<W> {
         self.scratch.clear();
         text::board_picture(&mut self.scratch, self.game.board(), centre);
         self.out.bytes(&self.scratch)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rule::Rule;
+    use proptest::prelude::*;
+
+    /// Lines a game is made of, and the mistakes around them.
+    fn line() -> impl Strategy<Value = Vec<u8>> {
+        prop_oneof![
+            Just(b"who".to_vec()),
+            Just(b"view".to_vec()),
+            Just(b"history".to_vec()),
+            Just(b"Who".to_vec()),
+            Just(b"place A1 ".to_vec()),
+            Just(b"place A01".to_vec()),
+            Just(b"resign".to_vec()),
+            Just(b"term".to_vec()),
+            (0..19_u8, 1..=19_u8).prop_map(|(c, r)| format!(
+                "place {}{r}",
+                char::from(b'A' + c % 5)
+            )
+            .into_bytes()),
+            proptest::collection::vec(any::<u8>().prop_filter("one line", |&b| b != b'\n'), 0..30),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn line_by_line_answers_as_the_stream_does(
+            lines in proptest::collection::vec(line(), 0..60),
+            board in any::<bool>(),
+        ) {
+            let settings = Settings { board, crlf: false };
+            let input: Vec<u8> = lines.iter().flat_map(|l| l.iter().chain(b"\n")).copied().collect();
+            let mut streamed = Vec::new();
+            let stream_stop = run(Game::new(Rule::Freestyle), settings, &input[..], &mut streamed).unwrap();
+            let mut by_line = Vec::new();
+            let mut session = Session::new(Game::new(Rule::Freestyle), settings, &mut by_line);
+            let mut stop = None;
+            for l in &lines {
+                stop = session.line(l).unwrap();
+                if stop.is_some() {
+                    break;
+                }
+            }
+            session.flush().unwrap();
+            drop(session);
+            prop_assert_eq!(stop.unwrap_or(Stop::EndOfInput), stream_stop);
+            prop_assert_eq!(by_line.escape_ascii().to_string(), streamed.escape_ascii().to_string());
+        }
     }
 }

@@ -70,6 +70,18 @@ pub const fn result(ending: Ending) -> &'static [u8] {
     }
 }
 
+/// Replaces `out` with `--board`'s line announcing the computer's move,
+/// e.g. `White plays K11`.
+pub fn announcement(out: &mut Vec<u8>, player: Player, p: Point) {
+    out.clear();
+    out.extend_from_slice(match player {
+        Player::Black => b"Black plays ",
+        Player::White => b"White plays ",
+    });
+    p.write_ascii(out);
+    out.push(b'\n');
+}
+
 /// Replaces `out` with the `view` line for the hole at `centre`:
 /// `<centre>,<49 symbols>\n`.
 pub fn view_line(out: &mut Vec<u8>, board: &crate::board::Board, centre: Point) {
@@ -166,6 +178,14 @@ Options:
       --board            after each `view`, draw the whole board with the mist
                          as @; at the end, draw it once more with the mist lifted
       --crlf             accept Windows line endings: drop one \\r before each \\n
+      --plain            at a terminal too, no prompt, editing, boards or hints:
+                         only the plain replies (the default when stdin is not
+                         a terminal)
+      --cpu <COLOUR>     the computer plays black or white: it moves as soon as
+                         it is its turn, as `place` would
+      --cpu-time <MS>    the computer's time for a move, in ms (default 1000)
+      --cpu-nodes <N>    the computer's search budget for a move, in positions:
+                         the same position then always gets the same move
   -h, --help             print this help and exit
   -V, --version          print the version and exit
 
@@ -180,6 +200,7 @@ Examples:
   gomoku-mist --rule caro                five blocked at both ends does not win
   gomoku-mist --board                    play at a terminal with a picture
   gomoku-mist --crlf < windows.in        a file saved with CR LF line endings
+  gomoku-mist --cpu white                play Black against the computer
 
 Exit codes: 0 the game ended; 1 term, end of input or an I/O error;
 2 a bad command line.

@@ -12,3 +12,4 @@ mod options;
 mod pipes;
 mod readme;
 mod streams;
+mod terminal;

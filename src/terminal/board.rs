@@ -1,0 +1,261 @@
+//! Pictures of the board for a person: the whole 19×19 board with the mist
+//! drawn over all but the hole, the last move bracketed, and at the end
+//! the mist lifted and the winning line marked. Pure: a game in, a
+//! `String` out.
+//!
+//! Without colour the picture says everything by its characters; colour
+//! only repeats it (see [`Style`]).
+//!
+//! ```text
+//! 19 ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~
+//! ...
+//! 10 ~ ~ ~ ~ ~ ~ . . .[#]. . . ~ ~ ~ ~ ~ ~
+//! ...
+//!    A B C D E F G H I J K L M N O P Q R S
+//! ```
+
+use crate::board::DIRECTIONS;
+use crate::game::Game;
+use crate::mist;
+use crate::player::Player;
+use crate::point::{Column, Point, Row};
+
+use super::style::{Paint, Style};
+
+/// A point hidden by the mist.
+pub const MIST: char = '~';
+/// The empty centre of the hole.
+pub const CENTRE: char = '+';
+/// A black stone of the winning line.
+pub const BLACK_WIN: char = 'X';
+/// A white stone of the winning line.
+pub const WHITE_WIN: char = 'O';
+
+/// The board as the player to move may see it: the hole around the
+/// centre, the rest in mist, and the last move bracketed (it was just
+/// announced, so it is no secret even in the mist).
+pub fn misty(game: &Game, style: Style) -> String {
+    let last = game.moves().last().copied();
+    let mut out = draw(game, Some(game.centre()), last, &[], style);
+    let last_text = last.map_or_else(|| "none yet".to_owned(), |p| p.to_string());
+    out.push_str(&format!(
+        "   # Black  o White  {MIST} mist  {CENTRE} hole centre {}  [ ] last move {last_text}\n",
+        game.centre()
+    ));
+    out
+}
+
+/// The whole board with the mist lifted, the last move bracketed and
+/// `line`'s stones drawn as [`BLACK_WIN`] or [`WHITE_WIN`].
+pub fn lifted(game: &Game, line: &[Point], style: Style) -> String {
+    let last = game.moves().last().copied();
+    let mut out = draw(game, None, last, line, style);
+    out.push_str("   # Black  o White  [ ] last move");
+    if !line.is_empty() {
+        out.push_str(&format!("  {BLACK_WIN} {WHITE_WIN} the winning line"));
+    }
+    out.push('\n');
+    out
+}
+
+/// The stones of every winning line through the last move, if it made
+/// one under the game's rule; empty otherwise (a resignation, a tie, or a
+/// game still going on).
+pub fn winning_line(game: &Game) -> Vec<Point> {
+    let board = game.board();
+    let Some(&last) = game.moves().last() else {
+        return Vec::new();
+    };
+    let Some(colour) = board.get(last) else {
+        return Vec::new();
+    };
+    let mut line = Vec::new();
+    for (dc, dr) in DIRECTIONS {
+        if !game.rule().accepts(board.run(last, (dc, dr))) {
+            continue;
+        }
+        line.push(last);
+        for sign in [1, -1] {
+            let mut at = last;
+            while let Some(next) = at.offset(dc * sign, dr * sign) {
+                if board.get(next) != Some(colour) {
+                    break;
+                }
+                line.push(next);
+                at = next;
+            }
+        }
+    }
+    line.sort_unstable();
+    line.dedup();
+    line
+}
+
+/// Rows 19 down to 1, each labelled; a separator before and after each
+/// point, where the last move's brackets go; the column letters below.
+fn draw(
+    game: &Game,
+    centre: Option<Point>,
+    last: Option<Point>,
+    line: &[Point],
+    style: Style,
+) -> String {
+    let board = game.board();
+    let mut out = String::new();
+    for row in Row::ALL.into_iter().rev() {
+        out.push_str(&format!("{:>2}", row.number()));
+        let mut separators = [" "; Column::ALL.len() + 1];
+        if let Some(p) = last.filter(|p| p.row() == row) {
+            separators[p.column().index()] = "[";
+            separators[p.column().index() + 1] = "]";
+        }
+        for column in Column::ALL {
+            let p = Point::new(column, row);
+            push_separator(&mut out, separators[column.index()], style);
+            let stone = board.get(p);
+            let (symbol, paint) = match (stone, centre) {
+                _ if line.contains(&p) => match stone {
+                    Some(Player::White) => (WHITE_WIN, Paint::Win),
+                    _ => (BLACK_WIN, Paint::Win),
+                },
+                (_, Some(c)) if !mist::in_hole(c, p) && last != Some(p) => (MIST, Paint::Dim),
+                (None, Some(c)) if c == p => (CENTRE, Paint::Mark),
+                (None, _) => ('.', Paint::Dim),
+                (Some(Player::Black), _) => ('#', Paint::Black),
+                (Some(Player::White), _) => ('o', Paint::White),
+            };
+            out.push_str(&style.paint(paint, &symbol.to_string()));
+        }
+        push_separator(&mut out, separators[Column::ALL.len()], style);
+        out.push('\n');
+    }
+    out.push_str("  ");
+    for column in Column::ALL {
+        out.push(' ');
+        out.push(char::from(column.letter()));
+    }
+    out.push('\n');
+    out
+}
+
+fn push_separator(out: &mut String, separator: &str, style: Style) {
+    match separator {
+        " " => out.push(' '),
+        bracket => out.push_str(&style.paint(Paint::Mark, bracket)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rule::Rule;
+
+    fn game(moves: &[&str], rule: Rule) -> Game {
+        let mut game = Game::new(rule);
+        for m in moves {
+            game.place(m.parse().unwrap()).unwrap();
+        }
+        game
+    }
+
+    fn points(text: &[&str]) -> Vec<Point> {
+        let mut points: Vec<Point> = text.iter().map(|t| t.parse().unwrap()).collect();
+        points.sort_unstable();
+        points
+    }
+
+    /// The row labelled `number` of a plain picture.
+    fn row(picture: &str, number: u8) -> &str {
+        let label = format!("{number:>2}");
+        picture
+            .lines()
+            .find(|l| l.get(..2) == Some(&label) && !l[2..].starts_with(char::is_numeric))
+            .unwrap_or_else(|| panic!("no row {number} in\n{picture}"))
+    }
+
+    #[test]
+    fn before_any_move_only_the_hole_around_j10_is_clear() {
+        let picture = misty(&Game::new(Rule::Freestyle), Style::new(false));
+        assert_eq!(
+            row(&picture, 10),
+            "10 ~ ~ ~ ~ ~ ~ . . . + . . . ~ ~ ~ ~ ~ ~ "
+        );
+        assert_eq!(
+            row(&picture, 14),
+            "14 ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ "
+        );
+        assert_eq!(picture.lines().count(), 21, "{picture}");
+    }
+
+    #[test]
+    fn the_last_move_is_bracketed_even_in_the_mist() {
+        // After A1 the hole is at M3: A1 itself lies in the mist.
+        let picture = misty(&game(&["A1"], Rule::Freestyle), Style::new(false));
+        assert_eq!(
+            row(&picture, 1),
+            " 1[#]~ ~ ~ ~ ~ ~ ~ ~ . . . . . . . ~ ~ ~ "
+        );
+        assert_eq!(
+            row(&picture, 3),
+            " 3 ~ ~ ~ ~ ~ ~ ~ ~ ~ . . . + . . . ~ ~ ~ "
+        );
+        assert!(picture.contains("hole centre M3"), "{picture}");
+    }
+
+    #[test]
+    fn the_lifted_board_marks_the_winning_line() {
+        let g = game(
+            &["A1", "B1", "A2", "B2", "A3", "B3", "A4", "B4", "A5"],
+            Rule::Freestyle,
+        );
+        let line = winning_line(&g);
+        assert_eq!(line, points(&["A1", "A2", "A3", "A4", "A5"]));
+        let picture = lifted(&g, &line, Style::new(false));
+        assert_eq!(
+            row(&picture, 5),
+            " 5[X]. . . . . . . . . . . . . . . . . . "
+        );
+        assert_eq!(
+            row(&picture, 1),
+            " 1 X o . . . . . . . . . . . . . . . . . "
+        );
+    }
+
+    #[test]
+    fn winning_lines_follow_the_rule() {
+        // Black's D1 joins A1..C1 and E1..F1 into six; White plays apart.
+        let six = [
+            "A1", "A19", "B1", "B19", "C1", "C19", "E1", "E19", "F1", "S10", "D1",
+        ];
+        let freestyle = game(&six, Rule::Freestyle);
+        assert_eq!(
+            winning_line(&freestyle),
+            points(&["A1", "B1", "C1", "D1", "E1", "F1"])
+        );
+        // Under `exact` the same six do not win: no line to mark.
+        let mut exact = Game::new(Rule::Exact);
+        for m in six {
+            let _ = exact.place(m.parse().unwrap());
+        }
+        assert_eq!(winning_line(&exact), Vec::new());
+        // A cross: two lines through the last stone are both marked.
+        let cross = game(
+            &[
+                "C3", "S1", "D3", "S2", "E3", "S3", "F3", "S4", "G5", "S6", "G6", "S7", "G7", "S8",
+                "G4", "R19", "G3",
+            ],
+            Rule::Freestyle,
+        );
+        assert_eq!(
+            winning_line(&cross),
+            points(&["C3", "D3", "E3", "F3", "G3", "G4", "G5", "G6", "G7"])
+        );
+    }
+
+    #[test]
+    fn colour_wraps_symbols_but_keeps_them() {
+        let picture = misty(&game(&["J10"], Rule::Freestyle), Style::new(true));
+        assert!(picture.contains("\x1b["), "no colour in {picture:?}");
+        assert!(picture.contains('#'), "{picture:?}");
+    }
+}

@@ -1,0 +1,350 @@
+//! The binary at a real terminal: stdin and stderr on a pseudo-terminal,
+//! stdout on a pipe. What the person sees shows on the terminal; stdout
+//! must hold exactly the bytes the same lines give through a pipe.
+//!
+//! Linux only: the child is made to own the terminal with util-linux's
+//! `setsid --ctty`, since the line editor talks to `/dev/tty`.
+
+#![cfg(target_os = "linux")]
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
+use std::os::fd::OwnedFd;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
+use rustix::termios::{Winsize, tcsetwinsize};
+
+use crate::common::{BIN, HANG, run};
+
+/// Bytes a reader thread has gathered so far.
+type Gathered = Arc<Mutex<Vec<u8>>>;
+
+/// The program running at a terminal.
+struct Terminal {
+    child: Child,
+    keys: File,
+    screen: Gathered,
+    stdout: Gathered,
+    /// Ends when stdout is closed.
+    stdout_reader: Option<JoinHandle<()>>,
+    /// How much of the screen earlier `expect`s have consumed.
+    seen: usize,
+}
+
+fn gather(mut from: impl Read + Send + 'static) -> (Gathered, JoinHandle<()>) {
+    let gathered = Gathered::default();
+    let into = Arc::clone(&gathered);
+    let reader = thread::spawn(move || {
+        let mut buffer = [0; 4096];
+        // A terminal whose last user has gone reads as an error (EIO).
+        while let Ok(n @ 1..) = from.read(&mut buffer) {
+            into.lock().unwrap().extend_from_slice(&buffer[..n]);
+        }
+    });
+    (gathered, reader)
+}
+
+impl Terminal {
+    fn start(args: &[&str], colour: bool) -> Terminal {
+        let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY | OpenptFlags::CLOEXEC)
+            .expect("open a pseudo-terminal");
+        grantpt(&master).expect("grantpt");
+        unlockpt(&master).expect("unlockpt");
+        let name = ptsname(&master, Vec::new()).expect("ptsname");
+        let size = Winsize {
+            ws_row: 50,
+            ws_col: 100,
+            ws_xpixel: 0,
+            ws_ypixel: 0,
+        };
+        tcsetwinsize(&master, size).expect("set the terminal size");
+        let slave: OwnedFd = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(name.to_str().expect("a UTF-8 terminal name"))
+            .expect("open the terminal's slave side")
+            .into();
+        let mut command = Command::new("setsid");
+        command
+            .args(["--wait", "--ctty", BIN])
+            .args(args)
+            .env("TERM", "xterm")
+            .stdin(Stdio::from(slave.try_clone().expect("dup")))
+            .stderr(Stdio::from(slave))
+            .stdout(Stdio::piped());
+        match colour {
+            true => command.env_remove("NO_COLOR"),
+            false => command.env("NO_COLOR", "1"),
+        };
+        let mut child = command.spawn().expect("start the binary under setsid");
+        drop(command); // closes our copies of the slave side
+        let (stdout, stdout_reader) = gather(child.stdout.take().expect("stdout pipe"));
+        let master = File::from(master);
+        let (screen, _) = gather(master.try_clone().expect("dup the master"));
+        Terminal {
+            child,
+            keys: master,
+            screen,
+            stdout,
+            stdout_reader: Some(stdout_reader),
+            seen: 0,
+        }
+    }
+
+    /// Types `keys` (`\r` is Enter).
+    fn keys(&mut self, keys: &str) -> &mut Terminal {
+        self.keys
+            .write_all(keys.as_bytes())
+            .expect("type on the terminal");
+        self
+    }
+
+    /// Waits until the screen shows `text` after what was seen before.
+    fn expect(&mut self, text: &str) -> &mut Terminal {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen.lock().unwrap()[self.seen..].to_vec();
+            let found = screen
+                .windows(text.len())
+                .position(|w| w == text.as_bytes());
+            if let Some(at) = found {
+                self.seen += at + text.len();
+                return self;
+            }
+            assert!(
+                start.elapsed() < HANG,
+                "the terminal never showed {text:?}; it shows:\n{}",
+                String::from_utf8_lossy(&screen)
+            );
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Waits until stdout holds exactly `expected`.
+    fn stdout_is(&mut self, expected: &str) -> &mut Terminal {
+        let start = Instant::now();
+        loop {
+            let stdout = self.stdout.lock().unwrap().clone();
+            if stdout == expected.as_bytes() {
+                return self;
+            }
+            assert!(
+                start.elapsed() < HANG && expected.as_bytes().starts_with(&stdout),
+                "stdout is {:?}, not {expected:?}",
+                String::from_utf8_lossy(&stdout)
+            );
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Waits for the exit; its code, and everything on stdout.
+    fn exit(&mut self) -> (Option<i32>, Vec<u8>) {
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                break status;
+            }
+            if start.elapsed() > HANG {
+                let _ = self.child.kill();
+                panic!("no exit after {HANG:?}: killed");
+            }
+            thread::sleep(Duration::from_millis(10));
+        };
+        // The program is gone, so the pipe is closed: the reader ends.
+        if let Some(reader) = self.stdout_reader.take() {
+            reader.join().expect("the stdout reader");
+        }
+        (status.code(), self.stdout.lock().unwrap().clone())
+    }
+
+    fn screen(&self) -> String {
+        String::from_utf8_lossy(&self.screen.lock().unwrap()).into_owned()
+    }
+}
+
+impl Drop for Terminal {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// What the plain program prints for `lines` through pipes.
+fn piped(lines: &[&str]) -> Vec<u8> {
+    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    run(&[], input.as_bytes()).expect("plain run").stdout
+}
+
+#[test]
+fn a_command_gets_its_reply_on_stdout_and_the_greeting_on_the_terminal() {
+    let mut t = Terminal::start(&[], false);
+    t.expect("Commands: place <C><R>")
+        .expect("To stop: term, or Ctrl-D")
+        .expect("Black, move 1> ")
+        .keys("who\r")
+        .stdout_is("B\n");
+}
+
+#[test]
+fn up_arrow_recalls_the_last_command() {
+    let mut t = Terminal::start(&[], false);
+    t.expect("Black, move 1> ").keys("who\r").stdout_is("B\n");
+    t.expect("Black, move 1> ").keys("\x1b[A").expect("who");
+    t.keys("\r").stdout_is("B\nB\n");
+}
+
+#[test]
+fn backspace_and_ctrl_l_do_not_reach_the_line() {
+    let mut t = Terminal::start(&[], false);
+    t.expect("Black, move 1> ")
+        .keys("whx\x7fo\r")
+        .stdout_is("B\n");
+    // Ctrl-L clears the screen and redraws the prompt; the line is clean.
+    t.expect("Black, move 1> ")
+        .keys("\x0c")
+        .expect("\x1b[H\x1b[J");
+    t.keys("who\r").stdout_is("B\nB\n");
+}
+
+#[test]
+fn ctrl_c_abandons_the_line_being_typed() {
+    let mut t = Terminal::start(&[], false);
+    t.expect("Black, move 1> ").keys("resi\x03");
+    t.expect("Black, move 1> ").keys("who\r").stdout_is("B\n");
+}
+
+#[test]
+fn typos_get_their_hints() {
+    let mut t = Terminal::start(&[], false);
+    let cases = [
+        (
+            "place j10",
+            "Invalid coordinate\n",
+            "hint: columns are upper-case letters: place J10",
+        ),
+        ("Who", "Invalid!\n", "hint: commands are lower-case: who"),
+        (
+            "who ",
+            "Invalid!\n",
+            "hint: no space after the command: who",
+        ),
+        (
+            "place J01",
+            "Invalid coordinate\n",
+            "hint: no leading zero: place J1",
+        ),
+        (
+            "place T1",
+            "Invalid coordinate\n",
+            "hint: there is no column T",
+        ),
+        (
+            "place A20",
+            "Invalid coordinate\n",
+            "hint: there is no row 20",
+        ),
+        ("hello", "Invalid!\n", "hint: unknown command \"hello\""),
+    ];
+    let mut stdout = String::new();
+    for (line, reply, hint) in cases {
+        t.expect("Black, move 1> ").keys(&format!("{line}\r"));
+        stdout.push_str(reply);
+        t.stdout_is(&stdout).expect(hint);
+    }
+    t.expect("Black, move 1> ")
+        .keys("place J10\r")
+        .stdout_is(&stdout);
+    t.expect("White, move 2> ").keys("place J10\r");
+    stdout.push_str("Occupied coordinate\n");
+    t.stdout_is(&stdout)
+        .expect("hint: J10 already holds Black's stone (#)");
+}
+
+#[test]
+fn a_full_game_to_a_win_shows_the_boards_and_stdout_is_the_contract() {
+    // SPEC.md's second worked example.
+    let lines = [
+        "who",
+        "place Z1",
+        "place A1",
+        "place A1",
+        "who",
+        "place B122",
+        "place B1",
+        "place A2",
+        "place B2",
+        "place A3",
+        "place B3",
+        "place A4",
+        "place B4",
+        "place A5",
+    ];
+    let mut t = Terminal::start(&[], false);
+    for (number, line) in lines.iter().enumerate() {
+        t.expect("> ").keys(&format!("{line}\r"));
+        if *line == "place A1" && number == 2 {
+            // The board after a move: the hole moved to M3, A1 bracketed.
+            t.expect("hole centre M3").expect("last move A1");
+        }
+    }
+    t.expect(" 5[X]").expect("Black wins with five in a row.");
+    let (code, stdout) = t.exit();
+    assert_eq!(code, Some(0), "exit code; screen:\n{}", t.screen());
+    assert_eq!(
+        String::from_utf8_lossy(&stdout),
+        String::from_utf8_lossy(&piped(&lines))
+    );
+    assert_eq!(
+        stdout,
+        b"B\nInvalid coordinate\nOccupied coordinate\nW\nInvalid coordinate\n\
+          Black wins!\nA1B1A2B2A3B3A4B4A5\nThank you for playing!\n"
+    );
+}
+
+#[test]
+fn ctrl_d_ends_with_exit_code_1_and_nothing_more_on_stdout() {
+    let mut t = Terminal::start(&[], false);
+    t.expect("Black, move 1> ").keys("who\r").stdout_is("B\n");
+    t.expect("Black, move 1> ").keys("\x04");
+    assert_eq!(t.exit(), (Some(1), b"B\n".to_vec()));
+}
+
+#[test]
+fn term_ends_with_exit_code_1() {
+    let mut t = Terminal::start(&[], false);
+    t.expect("Black, move 1> ").keys("term\r");
+    assert_eq!(t.exit(), (Some(1), Vec::new()));
+}
+
+#[test]
+fn colour_unless_no_color_is_set() {
+    let mut t = Terminal::start(&[], true);
+    t.expect("\x1b[1mGomoku in the Mist\x1b[0m")
+        .expect("Black, move 1> ");
+    let mut t = Terminal::start(&[], false);
+    t.expect("Black, move 1> ");
+    assert!(t.screen().contains("Gomoku in the Mist:"), "{}", t.screen());
+    assert!(
+        !t.screen().contains("\x1b[1m"),
+        "colour despite NO_COLOR:\n{}",
+        t.screen()
+    );
+}
+
+#[test]
+fn plain_turns_the_interactive_mode_off() {
+    let mut t = Terminal::start(&["--plain"], false);
+    t.keys("who\r").stdout_is("B\n");
+    // Cooked mode: the terminal driver ends input on Ctrl-D.
+    t.keys("\x04");
+    assert_eq!(t.exit(), (Some(1), b"B\n".to_vec()));
+    assert!(
+        !t.screen().contains("Black, move"),
+        "a prompt with --plain:\n{}",
+        t.screen()
+    );
+}
