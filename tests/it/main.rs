@@ -6,6 +6,7 @@ mod common;
 
 mod brain;
 mod cli;
+mod cpu;
 mod layers;
 mod model;
 mod options;
