@@ -23,6 +23,8 @@
 //!   are copied as.
 //! - [`session`]: the read–reply loop over any reader and writer.
 //! - [`cli`]: the command-line options.
+//! - [`conform`]: the conformance kit, `check` and `fuzz`: other
+//!   implementations run as processes against cases and the reference.
 //!
 //! # Invariants
 //!
@@ -44,6 +46,7 @@
 pub mod board;
 pub mod cli;
 pub mod command;
+pub mod conform;
 pub mod decode;
 pub mod game;
 pub mod mist;

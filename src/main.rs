@@ -15,6 +15,14 @@ const USAGE_ERROR: u8 = 2;
 const FAILURE: u8 = 1;
 
 fn main() -> ExitCode {
+    // conform: the `check` and `fuzz` subcommands (see src/conform/args.rs).
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    let (mut out, mut err) = (io::stdout().lock(), io::stderr().lock());
+    if let Some(code) = gomoku_mist::conform::args::main(&args, &mut out, &mut err) {
+        return ExitCode::from(code);
+    }
+    drop((out, err));
+    // end conform
     let (game, settings) = match cli::parse(std::env::args_os().skip(1)) {
         Ok(Action::Play { game, settings }) => (*game, settings),
         Ok(Action::Help) => return print(text::HELP),
