@@ -25,6 +25,10 @@ const CAP_FACTOR: usize = 16;
 /// The smallest output cap.
 const MIN_CAP: usize = 1 << 20;
 
+/// Of a long shrunk input, this many lines are shown at each end (the
+/// case file has them all).
+const SHOWN_LINES: usize = 20;
+
 /// When to stop if nothing disagrees.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Limit {
@@ -201,9 +205,9 @@ fn report_found(opts: &FuzzOptions, found: &Found, out: &mut dyn Write) -> Resul
     let expected = reference(&[], &shrunk.input);
     let ran = run_program(opts, &expected, &shrunk.input);
     writeln!(out, "input:")?;
-    write!(out, "{}", report::escape_lines(&shrunk.input, "  | "))?;
+    write!(out, "{}", report::escape_lines(&shrunk.input, "  | ", SHOWN_LINES))?;
     match report::compare(&expected, &ran) {
-        Some(detail) => write!(out, "{}\n{detail}", report::summary(&expected, &ran))?,
+        Some(detail) => write!(out, "differs: {}\n{detail}", report::summary(&expected, &ran))?,
         // It disagreed while shrinking but not now: the program is flaky.
         None => writeln!(out, "(this input agreed when run once more: is the program deterministic?)")?,
     }

@@ -37,11 +37,18 @@ pub fn escape(line: &[u8]) -> String {
     out
 }
 
-/// Every line of `bytes`, escaped, one per output line, each indented.
-pub fn escape_lines(bytes: &[u8], indent: &str) -> String {
+/// Every line of `bytes`, escaped, one per output line, each indented;
+/// of more than `2 * most` lines, the first and last `most`.
+pub fn escape_lines(bytes: &[u8], indent: &str, most: usize) -> String {
     let mut out = String::new();
-    for line in bytes.split_inclusive(|&b| b == b'\n') {
-        let _ = writeln!(out, "{indent}{}", escape(line));
+    let lines: Vec<&[u8]> = bytes.split_inclusive(|&b| b == b'\n').collect();
+    for (i, line) in lines.iter().enumerate() {
+        if i == most && lines.len() > 2 * most {
+            let _ = writeln!(out, "{indent}…[{} more lines]…", lines.len() - 2 * most);
+        }
+        if i < most || i + most >= lines.len() {
+            let _ = writeln!(out, "{indent}{}", escape(line));
+        }
     }
     if bytes.is_empty() {
         let _ = writeln!(out, "{indent}(empty)");

@@ -32,6 +32,8 @@ enum Bug {
     LongLine,
     /// Calls a full board a tie before looking for a line.
     Tie,
+    /// Prints `Invalid!` for ever at end of input.
+    Flood,
 }
 
 fn main() -> ExitCode {
@@ -45,8 +47,9 @@ fn main() -> ExitCode {
         Some("exit-code") => Bug::ExitCode,
         Some("long-line") => Bug::LongLine,
         Some("tie") => Bug::Tie,
+        Some("flood") => Bug::Flood,
         _ => {
-            let _ = writeln!(io::stderr(), "usage: broken none|eof-loop|edge|overline|mist-swap|trim|exit-code|long-line|tie");
+            let _ = writeln!(io::stderr(), "usage: broken none|eof-loop|edge|overline|mist-swap|trim|exit-code|long-line|tie|flood");
             return ExitCode::from(2);
         }
     };
@@ -87,6 +90,9 @@ fn play(bug: Bug, input: &mut impl BufRead, out: &mut impl Write) -> u8 {
                 if bug == Bug::EofLoop {
                     std::thread::sleep(std::time::Duration::from_millis(5));
                     continue;
+                }
+                if bug == Bug::Flood {
+                    while writeln!(out, "Invalid!").is_ok() {}
                 }
                 return if bug == Bug::ExitCode { 0 } else { 1 };
             }
