@@ -170,10 +170,12 @@ pub fn main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> Opti
     };
     let result = match parsed {
         Parsed::Help(text) => {
-            return Some(match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-                Ok(()) => 0,
-                Err(_) => 1,
-            });
+            return Some(
+                match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                    Ok(()) => 0,
+                    Err(_) => 1,
+                },
+            );
         }
         Parsed::Check(opts) => check(&opts, out),
         Parsed::Fuzz(opts) => fuzz(&opts, out),
@@ -197,7 +199,10 @@ pub fn main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> Opti
 pub fn parse(sub: Sub, args: &[OsString]) -> Result<Parsed, ArgsError> {
     // Help wins over any other mistake, so it is looked for first.
     let before_dashes = args.iter().take_while(|a| *a != "--");
-    if before_dashes.into_iter().any(|a| a == "-h" || a == "--help") {
+    if before_dashes
+        .into_iter()
+        .any(|a| a == "-h" || a == "--help")
+    {
         return Ok(Parsed::Help(sub.help()));
     }
     let mut parser = lexopt::Parser::from_args(args.iter().cloned());
@@ -217,12 +222,24 @@ pub fn parse(sub: Sub, args: &[OsString]) -> Result<Parsed, ArgsError> {
                 let words = split(line).map_err(ArgsError::Program)?;
                 once(&mut program, words, "--program")?;
             }
-            Long("timeout") => once(&mut timeout, seconds(parser.value()?, "--timeout")?, "--timeout")?,
+            Long("timeout") => once(
+                &mut timeout,
+                seconds(parser.value()?, "--timeout")?,
+                "--timeout",
+            )?,
             Long("jobs") => once(&mut jobs, number(parser.value()?, "--jobs")?, "--jobs")?,
-            Long("seed") if sub == Sub::Fuzz => once(&mut seed, number(parser.value()?, "--seed")?, "--seed")?,
-            Long("time") if sub == Sub::Fuzz => once(&mut time, seconds(parser.value()?, "--time")?, "--time")?,
-            Long("cases") if sub == Sub::Fuzz => once(&mut cases, number(parser.value()?, "--cases")?, "--cases")?,
-            Long("out") if sub == Sub::Fuzz => once(&mut out_dir, PathBuf::from(parser.value()?), "--out")?,
+            Long("seed") if sub == Sub::Fuzz => {
+                once(&mut seed, number(parser.value()?, "--seed")?, "--seed")?
+            }
+            Long("time") if sub == Sub::Fuzz => {
+                once(&mut time, seconds(parser.value()?, "--time")?, "--time")?
+            }
+            Long("cases") if sub == Sub::Fuzz => {
+                once(&mut cases, number(parser.value()?, "--cases")?, "--cases")?
+            }
+            Long("out") if sub == Sub::Fuzz => {
+                once(&mut out_dir, PathBuf::from(parser.value()?), "--out")?
+            }
             Value(path) if sub == Sub::Check => paths.push(PathBuf::from(path)),
             _ => return Err(arg.unexpected().into()),
         }
@@ -310,15 +327,39 @@ mod tests {
     #[test]
     fn errors_name_their_option() {
         let cases: &[(Sub, &[&str], &str)] = &[
-            (Sub::Fuzz, &["--program", "p", "--seed", "abc"], "--seed: \"abc\" is not a number"),
-            (Sub::Fuzz, &["--program", "p", "--seed=1", "--seed", "2"], "--seed is given more than once"),
-            (Sub::Fuzz, &["--program", "p", "--time", "1", "--cases", "2"], "--time and --cases cannot both be given"),
+            (
+                Sub::Fuzz,
+                &["--program", "p", "--seed", "abc"],
+                "--seed: \"abc\" is not a number",
+            ),
+            (
+                Sub::Fuzz,
+                &["--program", "p", "--seed=1", "--seed", "2"],
+                "--seed is given more than once",
+            ),
+            (
+                Sub::Fuzz,
+                &["--program", "p", "--time", "1", "--cases", "2"],
+                "--time and --cases cannot both be given",
+            ),
             (Sub::Fuzz, &["--seed", "1"], "--program is required"),
-            (Sub::Fuzz, &["--program", "'p"], "--program: a single quote is not closed"),
-            (Sub::Fuzz, &["--program", "p", "--timeout", "0"], "--timeout: \"0\" is not a number of seconds above 0"),
+            (
+                Sub::Fuzz,
+                &["--program", "'p"],
+                "--program: a single quote is not closed",
+            ),
+            (
+                Sub::Fuzz,
+                &["--program", "p", "--timeout", "0"],
+                "--timeout: \"0\" is not a number of seconds above 0",
+            ),
             (Sub::Check, &[], "no PATH given"),
             (Sub::Check, &["--seed", "1", "x"], "invalid option '--seed'"),
-            (Sub::Check, &["--timeout"], "missing argument for option '--timeout'"),
+            (
+                Sub::Check,
+                &["--timeout"],
+                "missing argument for option '--timeout'",
+            ),
         ];
         for (sub, args, want) in cases {
             match parse_strs(*sub, args) {
@@ -333,16 +374,32 @@ mod tests {
         let help = parse_strs(Sub::Fuzz, &["--seed", "x", "--help"]);
         assert!(matches!(help, Ok(Parsed::Help(FUZZ_HELP))), "{help:?}");
         let path = parse_strs(Sub::Check, &["--", "-h"]);
-        assert!(matches!(&path, Ok(Parsed::Check(o)) if o.paths == [PathBuf::from("-h")]), "{path:?}");
+        assert!(
+            matches!(&path, Ok(Parsed::Check(o)) if o.paths == [PathBuf::from("-h")]),
+            "{path:?}"
+        );
     }
 
     #[test]
     fn fuzz_values_both_ways() {
-        let parsed = parse_strs(Sub::Fuzz, &["--program=./a.out -x", "--seed", "7", "--time=2.5", "--out", "d"]);
+        let parsed = parse_strs(
+            Sub::Fuzz,
+            &[
+                "--program=./a.out -x",
+                "--seed",
+                "7",
+                "--time=2.5",
+                "--out",
+                "d",
+            ],
+        );
         let Ok(Parsed::Fuzz(opts)) = parsed else {
             panic!("{parsed:?}");
         };
-        assert_eq!(opts.program, [OsString::from("./a.out"), OsString::from("-x")]);
+        assert_eq!(
+            opts.program,
+            [OsString::from("./a.out"), OsString::from("-x")]
+        );
         assert_eq!(opts.seed, 7);
         assert_eq!(opts.limit, Limit::Time(Duration::from_millis(2500)));
         assert_eq!(opts.out_dir, PathBuf::from("d"));

@@ -139,7 +139,12 @@ fn read_file(path: &Path) -> Result<Option<Vec<u8>>, ConformError> {
 /// # Errors
 ///
 /// [`ConformError::Write`] if the folder or a file cannot be written.
-pub fn write(folder: &Path, name: &str, input: &[u8], expected: &Expected) -> Result<PathBuf, ConformError> {
+pub fn write(
+    folder: &Path,
+    name: &str,
+    input: &[u8],
+    expected: &Expected,
+) -> Result<PathBuf, ConformError> {
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| ConformError::Write { path, source }
@@ -147,7 +152,11 @@ pub fn write(folder: &Path, name: &str, input: &[u8], expected: &Expected) -> Re
     fs::create_dir_all(folder).map_err(io(folder))?;
     let stem = folder.join(name);
     let code = format!("{}\n", expected.code);
-    for (extension, bytes) in [("in", input), ("out", &expected.stdout[..]), ("code", code.as_bytes())] {
+    for (extension, bytes) in [
+        ("in", input),
+        ("out", &expected.stdout[..]),
+        ("code", code.as_bytes()),
+    ] {
         let path = stem.with_extension(extension);
         fs::write(&path, bytes).map_err(io(&path))?;
     }

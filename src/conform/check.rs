@@ -106,21 +106,38 @@ pub fn check(opts: &CheckOptions, out: &mut dyn Write) -> Result<Outcome, Confor
     }
     writeln!(out)?;
     out.flush()?;
-    Ok(if failed == 0 { Outcome::Passed } else { Outcome::Failed })
+    Ok(if failed == 0 {
+        Outcome::Passed
+    } else {
+        Outcome::Failed
+    })
 }
 
-fn judge(path: &std::path::Path, command: &[OsString], ours: bool, timeout: Duration) -> Result<Verdict, ConformError> {
+fn judge(
+    path: &std::path::Path,
+    command: &[OsString],
+    ours: bool,
+    timeout: Duration,
+) -> Result<Verdict, ConformError> {
     let case = case::read(path)?;
     if case.has_args && !ours {
         return Ok(Verdict::Skip("has .args: options are this program's own"));
     }
     let limits = Limits {
         timeout,
-        cap: case.expected.stdout.len().saturating_mul(CAP_FACTOR).max(MIN_CAP),
+        cap: case
+            .expected
+            .stdout
+            .len()
+            .saturating_mul(CAP_FACTOR)
+            .max(MIN_CAP),
     };
     let ran = run::run(command, &case.args, &case.input, limits);
     Ok(match report::compare(&case.expected, &ran) {
         None => Verdict::Pass,
-        Some(detail) => Verdict::Fail(format!(": {}\n{detail}", report::summary(&case.expected, &ran))),
+        Some(detail) => Verdict::Fail(format!(
+            ": {}\n{detail}",
+            report::summary(&case.expected, &ran)
+        )),
     })
 }

@@ -107,7 +107,9 @@ pub fn fuzz(opts: &FuzzOptions, out: &mut dyn Write) -> Result<Outcome, ConformE
         }
     });
     let wall = start.elapsed();
-    let busy = (spent.generating + spent.reference + spent.program).as_secs_f64().max(1e-9);
+    let busy = (spent.generating + spent.reference + spent.program)
+        .as_secs_f64()
+        .max(1e-9);
     let percent = |d: Duration| 100.0 * d.as_secs_f64() / busy;
     writeln!(
         out,
@@ -120,7 +122,9 @@ pub fn fuzz(opts: &FuzzOptions, out: &mut dyn Write) -> Result<Outcome, ConformE
         percent(spent.reference),
         percent(spent.program),
     )?;
-    let found = found.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let found = found
+        .into_inner()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let Some(found) = found else {
         writeln!(out, "no disagreement")?;
         out.flush()?;
@@ -164,7 +168,9 @@ fn worker(
         spent.program += t3 - t2;
         if report::compare(&expected, &ran).is_some() {
             first_bad.fetch_min(index, Ordering::Relaxed);
-            let mut slot = found.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let mut slot = found
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
             if slot.as_ref().is_none_or(|f| f.index > index) {
                 *slot = Some(Found { index, input });
             }
@@ -176,12 +182,20 @@ fn worker(
 fn run_program(opts: &FuzzOptions, expected: &Expected, input: &[u8]) -> Ran {
     let limits = Limits {
         timeout: opts.timeout,
-        cap: expected.stdout.len().saturating_mul(CAP_FACTOR).max(MIN_CAP),
+        cap: expected
+            .stdout
+            .len()
+            .saturating_mul(CAP_FACTOR)
+            .max(MIN_CAP),
     };
     run::run(&opts.program, &[], input, limits)
 }
 
-fn report_found(opts: &FuzzOptions, found: &Found, out: &mut dyn Write) -> Result<(), ConformError> {
+fn report_found(
+    opts: &FuzzOptions,
+    found: &Found,
+    out: &mut dyn Write,
+) -> Result<(), ConformError> {
     writeln!(out, "case {} disagrees; shrinking it", found.index)?;
     out.flush()?;
     let started = Instant::now();
@@ -200,20 +214,41 @@ fn report_found(opts: &FuzzOptions, found: &Found, out: &mut dyn Write) -> Resul
         shrunk.input.len(),
         shrunk.tests,
         started.elapsed().as_secs_f64(),
-        if shrunk.cut_short { " (budget spent: it may shrink further)" } else { "" },
+        if shrunk.cut_short {
+            " (budget spent: it may shrink further)"
+        } else {
+            ""
+        },
     )?;
     let expected = reference(&[], &shrunk.input);
     let ran = run_program(opts, &expected, &shrunk.input);
     writeln!(out, "input:")?;
-    write!(out, "{}", report::escape_lines(&shrunk.input, "  | ", SHOWN_LINES))?;
+    write!(
+        out,
+        "{}",
+        report::escape_lines(&shrunk.input, "  | ", SHOWN_LINES)
+    )?;
     match report::compare(&expected, &ran) {
-        Some(detail) => write!(out, "differs: {}\n{detail}", report::summary(&expected, &ran))?,
+        Some(detail) => write!(
+            out,
+            "differs: {}\n{detail}",
+            report::summary(&expected, &ran)
+        )?,
         // It disagreed while shrinking but not now: the program is flaky.
-        None => writeln!(out, "(this input agreed when run once more: is the program deterministic?)")?,
+        None => writeln!(
+            out,
+            "(this input agreed when run once more: is the program deterministic?)"
+        )?,
     }
     let name = format!("fuzz-{}-{}", opts.seed, found.index);
     let path = case::write(&opts.out_dir, &name, &shrunk.input, &expected)?;
-    writeln!(out, "written as {}; run it again with: gomoku-mist check --program {} {}", path.display(), quote(&shown_command(&opts.program)), path.display())?;
+    writeln!(
+        out,
+        "written as {}; run it again with: gomoku-mist check --program {} {}",
+        path.display(),
+        quote(&shown_command(&opts.program)),
+        path.display()
+    )?;
     out.flush()?;
     Ok(())
 }
@@ -229,7 +264,11 @@ fn shown_command(command: &[OsString]) -> String {
 
 /// `text` in single quotes, as a shell (and `--program`) reads it.
 fn quote(text: &str) -> String {
-    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@".contains(&b)) {
+    if !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@".contains(&b))
+    {
         return text.to_owned();
     }
     format!("'{}'", text.replace('\'', r"'\''"))

@@ -141,10 +141,20 @@ impl Script {
             .collect();
         // Placed last, the stone must not leave five in a row before it.
         let last = rng.between(len - 5, 4);
-        let mut stones: Vec<Point> = line.iter().copied().enumerate().filter(|&(i, _)| i != last).map(|(_, p)| p).collect();
+        let mut stones: Vec<Point> = line
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|&(i, _)| i != last)
+            .map(|(_, p)| p)
+            .collect();
         rng.shuffle(&mut stones);
         stones.push(line[last]);
-        let winner = if rng.chance(50) { Player::Black } else { Player::White };
+        let winner = if rng.chance(50) {
+            Player::Black
+        } else {
+            Player::White
+        };
         for _ in 0..rng.below(12) * 2 {
             if let Some(p) = self.quiet_point(rng, &line) {
                 self.place(p);
@@ -248,7 +258,10 @@ fn tie_pattern() -> [bool; N * N] {
 /// turn, with `last` (a Black point) last.
 fn interleave(rng: &mut Rng, black: &[bool; N * N], last: Option<Point>) -> Vec<Point> {
     let all = (0..N * N).map(|i| point(i % N, i / N));
-    let mut blacks: Vec<Point> = all.clone().filter(|p| black[p.index()] && Some(*p) != last).collect();
+    let mut blacks: Vec<Point> = all
+        .clone()
+        .filter(|p| black[p.index()] && Some(*p) != last)
+        .collect();
     let mut whites: Vec<Point> = all.filter(|p| !black[p.index()]).collect();
     rng.shuffle(&mut blacks);
     rng.shuffle(&mut whites);
@@ -271,7 +284,9 @@ fn last_stone_wins(rng: &mut Rng, plain: &[bool; N * N]) -> Option<Vec<Point>> {
     let last = random_point(rng);
     let back = rng.below(5) as i8;
     let start = last.offset(-dc * back, -dr * back)?;
-    let five: Vec<Point> = (0..5).map(|i| start.offset(dc * i, dr * i)).collect::<Option<_>>()?;
+    let five: Vec<Point> = (0..5)
+        .map(|i| start.offset(dc * i, dr * i))
+        .collect::<Option<_>>()?;
     for p in &five {
         black[p.index()] = true;
     }
@@ -291,7 +306,9 @@ fn last_stone_wins(rng: &mut Rng, plain: &[bool; N * N]) -> Option<Vec<Point>> {
     let quiet = before.iter().all(|&p| matches!(game.place(p), Ok(None)));
     let wins = matches!(
         game.place(*final_stone),
-        Ok(Some(Ending::Win { winner: Player::Black }))
+        Ok(Some(Ending::Win {
+            winner: Player::Black
+        }))
     );
     (quiet && wins).then_some(order)
 }
@@ -341,7 +358,8 @@ fn point_like(rng: &mut Rng) -> Vec<u8> {
         4 => {
             out.push(letter);
             const OFF_BOARD: [&[u8]; 7] = [b"0", b"20", b"21", b"99", b"100", b"122", b"190"];
-            out.extend_from_slice(*rng.pick(&OFF_BOARD));
+            let row: &&[u8] = rng.pick(&OFF_BOARD);
+            out.extend_from_slice(row);
         }
         5 => {
             out.push(*rng.pick(b"TZasj@[`"));
@@ -372,7 +390,11 @@ fn mutate(rng: &mut Rng, line: &mut Vec<u8>) {
     let at = rng.below(line.len() + 1);
     match rng.below(10) {
         0 => {
-            if let Some(b) = line.iter_mut().filter(|b| b.is_ascii_alphabetic()).nth(rng.below(4)) {
+            if let Some(b) = line
+                .iter_mut()
+                .filter(|b| b.is_ascii_alphabetic())
+                .nth(rng.below(4))
+            {
                 *b ^= 0x20;
             }
         }
@@ -387,10 +409,8 @@ fn mutate(rng: &mut Rng, line: &mut Vec<u8>) {
         4 => line.insert(at, 0),
         5 => line.insert(at, *rng.pick(&[0xff, 0xc3, 0x80])),
         6 => line.extend_from_slice(b" extra"),
-        7 => {
-            if at < line.len() {
-                line.remove(at);
-            }
+        7 if at < line.len() => {
+            line.remove(at);
         }
         8 => line.push(b'\r'),
         _ => {}
@@ -401,11 +421,23 @@ fn mutate(rng: &mut Rng, line: &mut Vec<u8>) {
 /// that are not UTF-8, pieces of commands.
 fn odd_bytes(rng: &mut Rng) -> Vec<u8> {
     const PIECES: [&[u8]; 12] = [
-        b"\r", b"\0", b"\t", b"\xff", b"\xc3\xa9", b" ", b"\x0b", b"\x0c", b"who", b"place", b"A1", b"x",
+        b"\r",
+        b"\0",
+        b"\t",
+        b"\xff",
+        b"\xc3\xa9",
+        b" ",
+        b"\x0b",
+        b"\x0c",
+        b"who",
+        b"place",
+        b"A1",
+        b"x",
     ];
     let mut line = Vec::new();
     for _ in 0..rng.below(5) {
-        line.extend_from_slice(*rng.pick(&PIECES));
+        let piece: &&[u8] = rng.pick(&PIECES);
+        line.extend_from_slice(piece);
     }
     line
 }
@@ -425,7 +457,7 @@ fn long_line(rng: &mut Rng) -> Vec<u8> {
         3 => b"place A1".to_vec(),
         _ => b"place A".to_vec(),
     };
-    let fill = *rng.pick(&[b'A', b' ', b'1', b'\t', b'x']);
+    let fill = *rng.pick(b"A 1\tx");
     line.resize(len, fill);
     line
 }
@@ -442,7 +474,10 @@ mod tests {
         assert_eq!(order.len(), N * N);
         let endings: Vec<_> = order.iter().map(|&p| game.place(p)).collect();
         let (last, before) = endings.split_last().expect("361 moves");
-        assert!(before.iter().all(|e| matches!(e, Ok(None))), "a move before the last ended the game");
+        assert!(
+            before.iter().all(|e| matches!(e, Ok(None))),
+            "a move before the last ended the game"
+        );
         assert_eq!(*last, Ok(Some(Ending::Tie)));
     }
 

@@ -70,7 +70,11 @@ pub fn first_difference(expected: &[u8], got: &[u8]) -> Option<String> {
     let mut out = String::new();
     let _ = writeln!(out, "  stdout differs at line {number} (byte {common}):");
     let before: Vec<&[u8]> = expected[..start].split_inclusive(|&b| b == b'\n').collect();
-    for (i, line) in before.iter().enumerate().skip(before.len().saturating_sub(CONTEXT)) {
+    for (i, line) in before
+        .iter()
+        .enumerate()
+        .skip(before.len().saturating_sub(CONTEXT))
+    {
         let _ = writeln!(out, "    line {:<4}| {}", i + 1, escape(line));
     }
     let _ = writeln!(out, "    expected | {}", line_at(expected, start));
@@ -84,7 +88,10 @@ fn line_at(bytes: &[u8], start: usize) -> String {
     if rest.is_empty() {
         return "(end of output)".to_owned();
     }
-    let end = rest.iter().position(|&b| b == b'\n').map_or(rest.len(), |at| at + 1);
+    let end = rest
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(rest.len(), |at| at + 1);
     let line = escape(&rest[..end]);
     if end == rest.len() && !line.ends_with('⏎') {
         return format!("{line}   (no newline at end)");
@@ -102,10 +109,17 @@ pub fn compare(expected: &Expected, ran: &Ran) -> Option<String> {
             let _ = writeln!(out, "  exit code {code}, expected {}", expected.code);
         }
         End::Signal => {
-            let _ = writeln!(out, "  killed by a signal (a crash?), expected exit code {}", expected.code);
+            let _ = writeln!(
+                out,
+                "  killed by a signal (a crash?), expected exit code {}",
+                expected.code
+            );
         }
         End::TimedOut(limit) => {
-            let _ = writeln!(out, "  still running after {limit:?}: killed (does it stop at end of input?)");
+            let _ = writeln!(
+                out,
+                "  still running after {limit:?}: killed (does it stop at end of input?)"
+            );
         }
         End::TooMuchOutput(cap) => {
             let _ = writeln!(out, "  wrote more than {cap} bytes: killed");
@@ -160,8 +174,8 @@ mod tests {
 
     #[test]
     fn first_difference_names_the_line_and_both_sides() {
-        let diff = first_difference(b"B\nInvalid!\nW\n", b"B\nInvalid coordinate\n")
-            .expect("they differ");
+        let diff =
+            first_difference(b"B\nInvalid!\nW\n", b"B\nInvalid coordinate\n").expect("they differ");
         assert!(diff.contains("line 2 "), "{diff}");
         assert!(diff.contains("expected | Invalid!⏎"), "{diff}");
         assert!(diff.contains("got      | Invalid coordinate⏎"), "{diff}");
@@ -170,7 +184,10 @@ mod tests {
     #[test]
     fn first_difference_shows_a_missing_end() {
         let diff = first_difference(b"B\n", b"B").expect("they differ");
-        assert!(diff.contains("got      | B   (no newline at end)"), "{diff}");
+        assert!(
+            diff.contains("got      | B   (no newline at end)"),
+            "{diff}"
+        );
         let diff = first_difference(b"B\nW\n", b"B\n").expect("they differ");
         assert!(diff.contains("got      | (end of output)"), "{diff}");
     }

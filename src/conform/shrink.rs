@@ -83,7 +83,10 @@ where
                     .map(|candidate| scope.spawn(move || (self.fails)(candidate)))
                     .collect();
                 // A test that panicked counts as not failing.
-                handles.into_iter().map(|h| h.join().unwrap_or(false)).collect()
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or(false))
+                    .collect()
             });
             if let Some(i) = results.iter().position(|&f| f) {
                 return Some(batch_number * self.jobs + i);
@@ -104,7 +107,11 @@ where
                 .iter()
                 .map(|&start| {
                     let end = (start + size).min(units.len());
-                    units[..start].iter().chain(&units[end..]).flat_map(|u| u.iter().copied()).collect()
+                    units[..start]
+                        .iter()
+                        .chain(&units[end..])
+                        .flat_map(|u| u.iter().copied())
+                        .collect()
                 })
                 .collect();
             match self.try_all(&candidates) {
@@ -127,7 +134,11 @@ where
         loop {
             let candidates: Vec<Vec<u8>> = (0..lines.len().saturating_sub(1))
                 .map(|i| {
-                    lines[..i].iter().chain(&lines[i + 2..]).flat_map(|u| u.iter().copied()).collect()
+                    lines[..i]
+                        .iter()
+                        .chain(&lines[i + 2..])
+                        .flat_map(|u| u.iter().copied())
+                        .collect()
                 })
                 .collect();
             match self.try_all(&candidates) {
@@ -168,7 +179,9 @@ mod tests {
 
     #[test]
     fn stops_at_the_budget() {
-        let input: Vec<u8> = (0..200).flat_map(|i| format!("line {i}\n").into_bytes()).collect();
+        let input: Vec<u8> = (0..200)
+            .flat_map(|i| format!("line {i}\n").into_bytes())
+            .collect();
         let fails = |i: &[u8]| i.len() > 100;
         let shrunk = shrink(&input, fails, 2, 20);
         assert!(shrunk.cut_short);

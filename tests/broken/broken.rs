@@ -49,7 +49,10 @@ fn main() -> ExitCode {
         Some("tie") => Bug::Tie,
         Some("flood") => Bug::Flood,
         _ => {
-            let _ = writeln!(io::stderr(), "usage: broken none|eof-loop|edge|overline|mist-swap|trim|exit-code|long-line|tie|flood");
+            let _ = writeln!(
+                io::stderr(),
+                "usage: broken none|eof-loop|edge|overline|mist-swap|trim|exit-code|long-line|tie|flood"
+            );
             return ExitCode::from(2);
         }
     };
@@ -116,10 +119,14 @@ fn play(bug: Bug, input: &mut impl BufRead, out: &mut impl Write) -> u8 {
                 return 0;
             }
             _ => match text.strip_prefix(b"place ") {
-                Some(param) if !param.is_empty() && !param.iter().any(|b| b" \t\r\x0b\x0c".contains(b)) => {
+                Some(param)
+                    if !param.is_empty() && !param.iter().any(|b| b" \t\r\x0b\x0c".contains(b)) =>
+                {
                     match parse_point(param) {
                         None => writeln!(out, "Invalid coordinate"),
-                        Some((x, y)) if game.board[x][y] != 0 => writeln!(out, "Occupied coordinate"),
+                        Some((x, y)) if game.board[x][y] != 0 => {
+                            writeln!(out, "Occupied coordinate")
+                        }
                         Some((x, y)) => {
                             if let Some(result) = place(bug, &mut game, x, y) {
                                 end(out, result, &game);
@@ -137,14 +144,20 @@ fn play(bug: Bug, input: &mut impl BufRead, out: &mut impl Write) -> u8 {
 
 fn parse_point(param: &[u8]) -> Option<(usize, usize)> {
     let (&letter, digits) = param.split_first()?;
-    if !(b'A'..=b'S').contains(&letter) || digits.is_empty() || digits.len() > 2 || digits[0] == b'0' {
+    if !(b'A'..=b'S').contains(&letter)
+        || digits.is_empty()
+        || digits.len() > 2
+        || digits[0] == b'0'
+    {
         return None;
     }
     if !digits.iter().all(u8::is_ascii_digit) {
         return None;
     }
     let row: usize = std::str::from_utf8(digits).ok()?.parse().ok()?;
-    (1..=19).contains(&row).then(|| (usize::from(letter - b'A'), row - 1))
+    (1..=19)
+        .contains(&row)
+        .then(|| (usize::from(letter - b'A'), row - 1))
 }
 
 fn place(bug: Bug, game: &mut Game, x: usize, y: usize) -> Option<&'static str> {
@@ -162,7 +175,11 @@ fn place(bug: Bug, game: &mut Game, x: usize, y: usize) -> Option<&'static str> 
         game.cy = 1 + (4 * py * py + 2 * py - 4) % 19;
     }
     game.black_to_move = !game.black_to_move;
-    let winner = if stone == 1 { "Black wins!" } else { "White wins!" };
+    let winner = if stone == 1 {
+        "Black wins!"
+    } else {
+        "White wins!"
+    };
     if bug == Bug::Tie && game.moves == N * N {
         return Some("Wow, a tie!");
     }
@@ -180,13 +197,20 @@ fn wins(bug: Bug, game: &Game, x: usize, y: usize, stone: u8) -> bool {
             loop {
                 cx += dx * sign;
                 cy += dy * sign;
-                if cx < 0 || cy < 0 || cx >= N as i32 || cy >= N as i32 || game.board[cx as usize][cy as usize] != stone {
+                if cx < 0
+                    || cy < 0
+                    || cx >= N as i32
+                    || cy >= N as i32
+                    || game.board[cx as usize][cy as usize] != stone
+                {
                     break;
                 }
                 cells.push((cx as usize, cy as usize));
             }
         }
-        let touches_edge = cells.iter().any(|&(a, b)| a == 0 || b == 0 || a == N - 1 || b == N - 1);
+        let touches_edge = cells
+            .iter()
+            .any(|&(a, b)| a == 0 || b == 0 || a == N - 1 || b == N - 1);
         let long_enough = match bug {
             Bug::Overline => cells.len() == 5,
             _ => cells.len() >= 5,

@@ -4,6 +4,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod conform;
 mod model;
 mod options;
 mod pipes;
