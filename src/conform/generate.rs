@@ -488,6 +488,111 @@ mod tests {
         assert!(found.is_some(), "no try in 32 made the last stone win");
     }
 
+    /// What the generated cases cover, found by playing them.
+    #[derive(Default)]
+    struct Seen {
+        /// (direction, edge) pairs of winning lines; edges are 0 left,
+        /// 1 right, 2 bottom, 3 top.
+        direction_edge: std::collections::BTreeSet<(usize, usize)>,
+        corners: std::collections::BTreeSet<Point>,
+        overline: bool,
+        white_wins: bool,
+        tie: bool,
+        last_stone_wins: bool,
+        bytes: std::collections::BTreeSet<u8>,
+        long_line: bool,
+        no_final_newline: bool,
+        no_term: bool,
+        input_after_end: bool,
+    }
+
+    fn play(input: &[u8], seen: &mut Seen) {
+        use crate::board::DIRECTIONS as DIRS;
+        use crate::command::Command;
+        let mut game = Game::new(Rule::default());
+        let lines: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
+        seen.bytes
+            .extend(input.iter().filter(|b| !b.is_ascii_graphic()));
+        seen.long_line |= lines.iter().any(|l| l.len() > 64 * 1024);
+        seen.no_final_newline |= input.last().is_some_and(|&b| b != b'\n');
+        seen.no_term |= !lines.contains(&&b"term"[..]);
+        for (i, line) in lines.iter().enumerate() {
+            let ending = match Command::parse(line) {
+                Ok(Command::Place(p)) => match game.place(p) {
+                    Ok(Some(ending)) => Some((ending, p)),
+                    _ => None,
+                },
+                Ok(Command::Term | Command::Resign) => return,
+                _ => None,
+            };
+            let Some((ending, p)) = ending else { continue };
+            seen.input_after_end |= lines[i + 1..].iter().any(|l| !l.is_empty());
+            let Ending::Win { winner } = ending else {
+                seen.tie = true;
+                return;
+            };
+            seen.white_wins |= winner == Player::White;
+            seen.last_stone_wins |= game.moves().len() == N * N;
+            for (d, &dir) in DIRS.iter().enumerate() {
+                let run = game.board().run(p, dir);
+                if run.length < 5 {
+                    continue;
+                }
+                seen.overline |= run.length > 5;
+                let mut stones = vec![p];
+                for sign in [1, -1] {
+                    let mut at = p;
+                    while let Some(next) = at.offset(dir.0 * sign, dir.1 * sign) {
+                        if game.board().get(next) != Some(winner) {
+                            break;
+                        }
+                        stones.push(next);
+                        at = next;
+                    }
+                }
+                for s in stones {
+                    let (c, r) = (s.column().index(), s.row().index());
+                    for (edge, on) in [c == 0, c == N - 1, r == 0, r == N - 1]
+                        .into_iter()
+                        .enumerate()
+                    {
+                        if on {
+                            seen.direction_edge.insert((d, edge));
+                        }
+                    }
+                    if (c == 0 || c == N - 1) && (r == 0 || r == N - 1) {
+                        seen.corners.insert(s);
+                    }
+                }
+            }
+            return;
+        }
+    }
+
+    #[test]
+    fn cases_cover_what_breaks_implementations() {
+        let mut seen = Seen::default();
+        for index in 0..2000 {
+            play(&case(&mut Rng::for_case(1, index)), &mut seen);
+        }
+        assert_eq!(
+            seen.direction_edge.len(),
+            16,
+            "wins by direction and edge: {:?}",
+            seen.direction_edge
+        );
+        assert_eq!(seen.corners.len(), 4, "wins in corners: {:?}", seen.corners);
+        assert!(
+            seen.overline && seen.white_wins,
+            "overlines and White's wins"
+        );
+        assert!(seen.tie && seen.last_stone_wins, "full boards");
+        for byte in [b'\r', b'\t', 0, 0xff, 0x0b, 0x0c, b' '] {
+            assert!(seen.bytes.contains(&byte), "byte {byte:#x}");
+        }
+        assert!(seen.long_line && seen.no_final_newline && seen.no_term && seen.input_after_end);
+    }
+
     #[test]
     fn same_seed_same_case() {
         let a: Vec<Vec<u8>> = (0..50).map(|i| case(&mut Rng::for_case(9, i))).collect();

@@ -442,3 +442,39 @@ fn subcommand_help_wins_over_other_mistakes() {
         assert!(out.stderr.is_empty(), "{sub}");
     }
 }
+
+#[test]
+fn check_expects_the_reference_where_a_case_has_no_out_file() {
+    let dir = scratch("no-out");
+    fs::create_dir_all(&dir).expect("make the folder");
+    fs::write(dir.join("spaces.in"), b"who \n\twho\nwho\n").expect("write the case");
+    let (outcome, report) = check(
+        Some(with_bug("trim")),
+        vec![dir.clone()],
+        Duration::from_secs(10),
+    );
+    assert_eq!(outcome, Outcome::Failed, "{report}");
+    assert!(
+        report.contains("expected | Invalid!⏎\n    got      | B⏎"),
+        "{report}"
+    );
+    let ours = Some(vec![OsString::from(BIN)]);
+    let (outcome, report) = check(ours, vec![dir.clone()], Duration::from_secs(10));
+    assert_eq!(outcome, Outcome::Passed, "{report}");
+    let _ = fs::remove_dir_all(dir);
+}
+
+#[test]
+fn fuzz_binary_stops_after_time_when_nothing_disagrees() {
+    let out = Command::new(BIN)
+        .args(["fuzz", "--time", "0.3", "--seed", "2", "--program", BIN])
+        .output()
+        .expect("run fuzz");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{report}");
+    assert!(
+        report.starts_with("fuzzing ") && report.contains(" cases/s "),
+        "{report}"
+    );
+    assert!(report.ends_with("no disagreement\n"), "{report}");
+}
