@@ -216,6 +216,9 @@ pub fn parse(sub: Sub, args: &[OsString]) -> Result<Parsed, ArgsError> {
     let mut paths = Vec::new();
     while let Some(arg) = parser.next()? {
         match arg {
+            // Only `--help=…` gets here (a bare one was found above): the
+            // value left unread makes the next call fail, naming it.
+            Short('h') | Long("help") => {}
             Long("program") => {
                 let value = parser.value()?;
                 let line = value.to_str().ok_or(ArgsError::ProgramNotUtf8)?;

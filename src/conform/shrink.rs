@@ -1,6 +1,6 @@
 //! Shrinking a failing input to a small one that still fails: delta
 //! debugging (Zeller and Hildebrandt's ddmin, complements only) over
-//! lines, then over pairs of lines, then over bytes.
+//! lines, then over pairs of lines, then over bytes (of a short input).
 //!
 //! Each test of a candidate starts the program, so candidates are tried
 //! `jobs` at a time on threads, and the first failing one in order is
@@ -10,6 +10,12 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
+
+/// Bytes are dropped one by one only from an input of at most this many
+/// lines: what is left of a longer one (a full-board game) is nearly all
+/// moves that each matter, and trying every byte of it would spend the
+/// whole budget to drop none.
+pub const BYTES_UP_TO_LINES: usize = 64;
 
 /// How the shrinking went.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,15 +42,19 @@ where
     let mut input = input.to_vec();
     // Often nothing at all is enough (a program that hangs, or exits with
     // the wrong code, at end of input).
-    if shrinker.try_all(&[Vec::new()]).is_some() {
+    if shrinker.first_failing(1, |_| Vec::new()).is_some() {
         input.clear();
     } else {
         let lines: Vec<&[u8]> = input.split_inclusive(|&b| b == b'\n').collect();
         let lines = shrinker.ddmin(lines);
         let lines = shrinker.drop_pairs(lines);
         let joined = lines.concat();
-        let units: Vec<&[u8]> = joined.chunks(1).collect();
-        input = shrinker.ddmin(units).concat();
+        input = if lines.len() <= BYTES_UP_TO_LINES {
+            let units: Vec<&[u8]> = joined.chunks(1).collect();
+            shrinker.ddmin(units).concat()
+        } else {
+            joined
+        };
     }
     let tests = shrinker.tests.load(Ordering::Relaxed);
     Shrunk {
@@ -69,13 +79,16 @@ where
         self.tests.load(Ordering::Relaxed) >= self.budget
     }
 
-    /// The index of the first candidate that fails, testing `jobs` at a
-    /// time; `None` if none does or the budget is spent.
-    fn try_all(&self, candidates: &[Vec<u8>]) -> Option<usize> {
-        for (batch_number, batch) in candidates.chunks(self.jobs).enumerate() {
+    /// The index of the first of `count` candidates (made by `make`, a
+    /// batch at a time, so they are never all in memory) that fails,
+    /// testing `jobs` at a time; `None` if none does or the budget is spent.
+    fn first_failing(&self, count: usize, make: impl Fn(usize) -> Vec<u8>) -> Option<usize> {
+        let mut first = 0;
+        while first < count {
             if self.spent() {
                 return None;
             }
+            let batch: Vec<Vec<u8>> = (first..count.min(first + self.jobs)).map(&make).collect();
             self.tests.fetch_add(batch.len(), Ordering::Relaxed);
             let results: Vec<bool> = thread::scope(|scope| {
                 let handles: Vec<_> = batch
@@ -89,40 +102,45 @@ where
                     .collect()
             });
             if let Some(i) = results.iter().position(|&f| f) {
-                return Some(batch_number * self.jobs + i);
+                return Some(first + i);
             }
+            first += batch.len();
         }
         None
     }
 
     /// ddmin over `units`: remove one of `n` chunks at a time while the
-    /// rest still fails, `n` growing until chunks are single units.
+    /// rest still fails, `n` growing until chunks are single units. After
+    /// a removal the search goes on from where it was, not from the start:
+    /// the chunks before it were just found to be needed.
     fn ddmin<'u>(&self, mut units: Vec<&'u [u8]>) -> Vec<&'u [u8]> {
         let mut n = 2;
+        let mut from = 0;
         while units.len() >= 2 && !self.spent() {
             let n_now = n.min(units.len());
             let size = units.len().div_ceil(n_now);
-            let starts: Vec<usize> = (0..units.len()).step_by(size).collect();
-            let candidates: Vec<Vec<u8>> = starts
-                .iter()
-                .map(|&start| {
-                    let end = (start + size).min(units.len());
-                    units[..start]
-                        .iter()
-                        .chain(&units[end..])
-                        .flat_map(|u| u.iter().copied())
-                        .collect()
-                })
-                .collect();
-            match self.try_all(&candidates) {
-                Some(i) => {
-                    let start = starts[i];
+            let chunks = units.len().div_ceil(size);
+            // Chunk `from` first, then the rest in order, wrapping around.
+            let chunk = |k: usize| (from + k) % chunks;
+            let without = |k: usize| {
+                let start = chunk(k) * size;
+                let end = (start + size).min(units.len());
+                let kept = units[..start].iter().chain(&units[end..]);
+                kept.flat_map(|u| u.iter().copied()).collect()
+            };
+            match self.first_failing(chunks, without) {
+                Some(k) => {
+                    let start = chunk(k) * size;
                     let end = (start + size).min(units.len());
                     units.drain(start..end);
                     n = (n_now - 1).max(2);
+                    from = chunk(k);
                 }
                 None if size == 1 => break,
-                None => n = (n_now * 2).min(units.len()),
+                None => {
+                    n = (n_now * 2).min(units.len());
+                    from = 0;
+                }
             }
         }
         units
@@ -132,16 +150,11 @@ where
     /// do: a move of each player, which keeps the colours of the rest.
     fn drop_pairs<'u>(&self, mut lines: Vec<&'u [u8]>) -> Vec<&'u [u8]> {
         loop {
-            let candidates: Vec<Vec<u8>> = (0..lines.len().saturating_sub(1))
-                .map(|i| {
-                    lines[..i]
-                        .iter()
-                        .chain(&lines[i + 2..])
-                        .flat_map(|u| u.iter().copied())
-                        .collect()
-                })
-                .collect();
-            match self.try_all(&candidates) {
+            let without_pair = |i: usize| {
+                let kept = lines[..i].iter().chain(&lines[i + 2..]);
+                kept.flat_map(|u| u.iter().copied()).collect()
+            };
+            match self.first_failing(lines.len().saturating_sub(1), without_pair) {
                 Some(i) => {
                     lines.drain(i..i + 2);
                 }
