@@ -39,7 +39,7 @@ Options:
                    shell would (quotes work) and run without one
                    [default: this program]
   --timeout SECS   kill a run still going after this long [default: 10]
-  --jobs N         cases run at once [default: the number of cores]
+  --jobs N         cases run at once [default: twice the number of cores]
   -h, --help       print this help
 ";
 
@@ -66,7 +66,7 @@ Options:
   --time SECS      stop after this long instead
   --out DIR        where a failing case is written [default: fuzz-failures]
   --timeout SECS   kill a run still going after this long [default: 5]
-  --jobs N         cases run at once [default: the number of cores]
+  --jobs N         cases run at once [default: twice the number of cores]
   -h, --help       print this help
 ";
 
@@ -248,7 +248,10 @@ pub fn parse(sub: Sub, args: &[OsString]) -> Result<Parsed, ArgsError> {
         }
     }
     let jobs = match jobs {
-        Some(0) | None => std::thread::available_parallelism().map_or(1, usize::from),
+        // A run spends much of its time starting and waiting on pipes, so
+        // one per core leaves the cores idle part of the time (measured:
+        // 122% of two cores busy, against 178% with two per core).
+        Some(0) | None => 2 * std::thread::available_parallelism().map_or(1, usize::from),
         Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
     };
     match sub {
