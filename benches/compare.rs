@@ -17,9 +17,12 @@
 //!    that the game lasts until `term`; what it prints is the expected
 //!    output. Both files are written under `target/bench-compare/` (or
 //!    `$CARGO_TARGET_DIR/bench-compare/`) for use by hand.
-//! 2. Builds the C baseline `../shared/bench/baseline.c` with
-//!    `gcc -O2 -std=c11`, or skips it if gcc or the file is missing.
-//! 3. Runs the release binary and the baseline once each, stdin from the
+//! 2. Builds the C baseline `benches/baseline.c` (a plain C
+//!    implementation of the contract) with `-O2 -std=c11` and the first
+//!    compiler found of `$CC`, `cc`, `gcc` and `clang`; it is skipped, and
+//!    the report says so, only when there is none.
+//! 3. Checks the baseline on every golden case without options, then runs
+//!    the release binary and the baseline once each, stdin from the
 //!    workload and stdout to a file, and panics unless both print exactly
 //!    the expected output and exit with code 1.
 //! 4. Times, interleaved round-robin (`GOMOKU_BENCH_ROUNDS` rounds,
@@ -110,6 +113,7 @@ fn main() {
 
     check_output("gomoku-mist", &ours, &files, &dir.join("ours.out"));
     if let Some(baseline) = &baseline {
+        check_golden("C baseline", baseline);
         check_output("C baseline", baseline, &files, &dir.join("baseline.out"));
     }
 
@@ -265,7 +269,7 @@ fn placement_order(rng: &mut SplitMix64, count: usize) -> Vec<Point> {
         .collect()
 }
 
-/// `place <point>`, SPEC.md's way: `A`..`S` then the row from 1.
+/// `place <point>`, the contract's way: `A`..`S` then the row from 1.
 fn place_line(out: &mut Vec<u8>, (column, row): Point) {
     out.extend_from_slice(b"place ");
     out.push(b'A' + column as u8);
@@ -398,34 +402,94 @@ impl Files {
 // ---------------------------------------------------------------------------
 // The baseline and the correctness check
 
-/// The C baseline built into `dir`, or `None` (said on stderr) if gcc or
-/// the source is missing.
+/// The C compilers tried for the baseline, in order: `$CC` if set, then
+/// `cc`, `gcc` and `clang`.
+fn compilers() -> Vec<String> {
+    let from_env = env::var("CC").ok().filter(|cc| !cc.trim().is_empty());
+    from_env
+        .into_iter()
+        .chain(["cc", "gcc", "clang"].map(String::from))
+        .collect()
+}
+
+/// The C baseline `benches/baseline.c` built into `dir` with the first C
+/// compiler found, or `None` (said on stderr) if there is none.
 fn build_baseline(dir: &Path) -> Option<PathBuf> {
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/baseline.c");
-    if !source.is_file() {
-        eprintln!(
-            "note: {} is missing: skipping the C baseline",
-            source.display()
-        );
-        return None;
-    }
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/baseline.c");
     let binary = dir.join("baseline");
-    let status = Command::new("gcc")
-        .args(["-O2", "-std=c11", "-o"])
-        .arg(&binary)
-        .arg(&source)
-        .status();
-    match status {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            eprintln!("note: gcc is not installed: skipping the C baseline");
-            None
+    for compiler in compilers() {
+        let status = Command::new(&compiler)
+            .args(["-O2", "-std=c11", "-o"])
+            .arg(&binary)
+            .arg(&source)
+            .status();
+        match status {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+            Err(e) => panic!("cannot run the C compiler `{compiler}`: {e}"),
+            Ok(status) if !status.success() => {
+                panic!(
+                    "`{compiler}` failed to build {} ({status})",
+                    source.display()
+                )
+            }
+            Ok(_) => {
+                eprintln!("note: C baseline built with `{compiler} -O2 -std=c11`");
+                return Some(binary);
+            }
         }
-        Err(e) => panic!("cannot run gcc: {e}"),
-        Ok(status) if !status.success() => {
-            panic!("gcc failed to build {} ({status})", source.display())
-        }
-        Ok(_) => Some(binary),
     }
+    eprintln!(
+        "note: no C compiler found (tried {}): skipping the C baseline",
+        compilers().join(", ")
+    );
+    None
+}
+
+/// Runs `program` on every golden case that takes no command-line
+/// arguments and panics unless it prints exactly the expected output and
+/// exits with the expected code: the baseline must keep the whole
+/// contract, not only the part the workload uses, or its speed says
+/// nothing.
+fn check_golden(name: &str, program: &Path) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let mut inputs = Vec::new();
+    let mut dirs = vec![root];
+    while let Some(dir) = dirs.pop() {
+        let entries =
+            fs::read_dir(&dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
+        for entry in entries {
+            let path = entry.expect("cannot read a directory entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|ext| ext == "in")
+                && !path.with_extension("args").exists()
+            {
+                inputs.push(path);
+            }
+        }
+    }
+    inputs.sort();
+    for input in &inputs {
+        let run = Command::new(program)
+            .stdin(open_read(input))
+            .stderr(Stdio::null())
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {name}: {e}"));
+        let expected = fs::read(input.with_extension("out")).expect("cannot read a .out file");
+        let code =
+            fs::read_to_string(input.with_extension("code")).expect("cannot read a .code file");
+        let code: i32 = code.trim().parse().expect("a .code file holds a number");
+        assert!(
+            run.stdout == expected && run.status.code() == Some(code),
+            "{name} fails the golden case {} (exit {}, expected {code})",
+            input.display(),
+            run.status
+        );
+    }
+    eprintln!(
+        "note: {name} passes all {} golden cases without options",
+        inputs.len()
+    );
 }
 
 /// Runs `program` once with the workload on stdin and stdout to `out`;

@@ -1,21 +1,39 @@
-//! The command line: options for players and test authors. Without any,
-//! the program is exactly SPEC.md's.
+//! The command line: one set of rules for every command and option.
+//! Without options the program keeps the [contract](crate::contract)
+//! exactly.
+//!
+//! | rule | what happens |
+//! |---|---|
+//! | a value | `--rule exact` or `--rule=exact`; the next argument is taken whatever it looks like |
+//! | a flag | takes no value: `--board=yes` and `--help=foo` are errors |
+//! | short forms | only `-h` and `-V`, alone: `-hx` is an error |
+//! | `-h`, `--help`, `-V`, `--version` | win wherever they stand before `--`, even over an error elsewhere; the first of them decides |
+//! | an option given twice | an error, for every option and flag alike |
+//! | `--` | ends the options: what follows is an argument |
+//! | a subcommand | only as the first argument |
+//! | an error | names the option or argument it is about, with its bytes escaped and a long value cut |
+//!
+//! The parser is ours rather than a framework's: the rules above and the
+//! one-line, escaped error reports are the contract of this module, and a
+//! framework's own rules and multi-line reports would have to be undone
+//! case by case. Parsing is a few comparisons per argument, so it costs
+//! nothing at start-up.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 
-use lexopt::prelude::*;
 use thiserror::Error;
 
 use crate::game::{Game, PlaceError};
 use crate::point::{ParsePointError, Point};
 use crate::rule::Rule;
 use crate::session::Settings;
+use crate::text;
 
 /// What the command line asks for.
 #[derive(Debug)]
 pub enum Action {
-    /// Print the help text.
-    Help,
+    /// Print this help text.
+    Help(&'static str),
     /// Print the version line.
     Version,
     /// Play a game from this position with these settings.
@@ -28,25 +46,73 @@ pub enum Action {
     },
 }
 
-/// A command line that cannot be followed.
+/// A command line that cannot be followed, and the command it was for.
+#[derive(Debug, Error)]
+#[error("{error}")]
+pub struct UsageError {
+    /// How the command is invoked, e.g. `gomoku-mist`: the hint names it.
+    pub command: &'static str,
+    /// What is wrong.
+    pub error: CliError,
+}
+
+impl UsageError {
+    /// The line printed after the error.
+    pub fn hint(&self) -> String {
+        text::usage_hint(self.command)
+    }
+}
+
+/// What is wrong with a command line.
 #[derive(Debug, Error)]
 pub enum CliError {
-    /// Not an option we know, a missing value, a stray argument.
-    #[error("{0}")]
-    Syntax(#[from] lexopt::Error),
+    /// An option no command of ours has.
+    #[error("unknown option {}{}", shown(.given), suggestion(*.near))]
+    UnknownOption {
+        /// The option as given, without any `=value`.
+        given: OsString,
+        /// A known option it is close to.
+        near: Option<&'static str>,
+    },
+    /// An option that takes a value came last.
+    #[error("{option} needs a value: {option} <{value}>")]
+    MissingValue {
+        /// The option, e.g. `--rule`.
+        option: String,
+        /// What the value is, e.g. `RULE`.
+        value: &'static str,
+    },
+    /// A flag was given a value, as in `--board=yes` or `-hx`.
+    #[error("{option} takes no value, but was given {}", shown(.value))]
+    UnexpectedValue {
+        /// The flag.
+        option: String,
+        /// The value given.
+        value: OsString,
+    },
     /// An option given twice.
     #[error("{0} is given more than once")]
-    Repeated(&'static str),
-    /// `--rule` with a name that is not a rule.
-    #[error("--rule: unknown rule {0:?} (use freestyle, exact or caro)")]
-    UnknownRule(String),
+    Repeated(String),
+    /// An argument where none is expected.
+    #[error("unexpected argument {}{}", shown(.0), subcommand_note(.0))]
+    UnexpectedArgument(OsString),
+    /// A value that does not mean anything to its option.
+    #[error("{option}: {} {problem}", shown(.value))]
+    BadValue {
+        /// The option.
+        option: &'static str,
+        /// The value as given.
+        value: OsString,
+        /// What is wrong with it, ready to follow the value.
+        problem: &'static str,
+    },
     /// `--moves` that is not a playable sequence.
-    #[error("--moves: move {number} \"{text}\" {problem}")]
+    #[error("--moves: move {number} {} {problem}", shown(.text))]
     Moves {
         /// 1 for the first move.
         number: usize,
-        /// The move as given, non-ASCII bytes escaped.
-        text: String,
+        /// The move as given.
+        text: OsString,
         /// What is wrong with it.
         problem: MoveProblem,
     },
@@ -66,57 +132,217 @@ pub enum MoveProblem {
     EndsTheGame,
 }
 
+/// One option a command accepts.
+#[derive(Clone, Copy, Debug)]
+pub struct Spec {
+    /// The long name, with its `--`.
+    pub long: &'static str,
+    /// The one-letter form, with its `-`, if there is one.
+    pub short: Option<&'static str>,
+    /// What the value is called in help and errors; `None` for a flag.
+    pub value: Option<&'static str>,
+}
+
+impl Spec {
+    const fn flag(long: &'static str) -> Spec {
+        Spec {
+            long,
+            short: None,
+            value: None,
+        }
+    }
+
+    const fn valued(long: &'static str, value: &'static str) -> Spec {
+        Spec {
+            long,
+            short: None,
+            value: Some(value),
+        }
+    }
+}
+
+/// `-h`, `--help`: every command has them.
+const HELP: Spec = Spec {
+    long: "--help",
+    short: Some("-h"),
+    value: None,
+};
+/// `-V`, `--version`: every command has them.
+const VERSION: Spec = Spec {
+    long: "--version",
+    short: Some("-V"),
+    value: None,
+};
+
+/// The options of a game.
+const PLAY: &[Spec] = &[
+    Spec::valued("--moves", "HISTORY"),
+    Spec::valued("--rule", "RULE"),
+    Spec::flag("--board"),
+    Spec::flag("--crlf"),
+    HELP,
+    VERSION,
+];
+
+/// The subcommands, which may only come first.
+const SUBCOMMANDS: &[&str] = &[];
+
+/// What a command line said once the shared rules were applied: each
+/// option at most once, with its value if it takes one, and the arguments.
+#[derive(Debug, Default)]
+pub struct Given {
+    options: Vec<(&'static str, Option<OsString>)>,
+    /// Everything that was not an option, in order.
+    pub arguments: Vec<OsString>,
+}
+
+impl Given {
+    /// Whether the flag `long` was given.
+    pub fn flag(&self, long: &str) -> bool {
+        self.options.iter().any(|(name, _)| *name == long)
+    }
+
+    /// The value of `long`, if it was given.
+    pub fn value(&self, long: &str) -> Option<&OsStr> {
+        self.options
+            .iter()
+            .find(|(name, _)| *name == long)
+            .and_then(|(_, value)| value.as_deref())
+    }
+}
+
+/// How a command line starts, before its options are read.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Early {
+    /// `-h` or `--help` stands before `--` (and before any version flag).
+    Help,
+    /// `-V` or `--version` stands before `--` (and before any help flag).
+    Version,
+}
+
+/// Looks for `-h`, `--help`, `-V` and `--version` before any `--`: they
+/// win wherever they stand, so a broken line still gets its help.
+pub fn early(args: &[OsString]) -> Option<Early> {
+    args.iter()
+        .map(|arg| arg.as_encoded_bytes())
+        .take_while(|&arg| arg != b"--")
+        .find_map(|arg| match arg {
+            b"-h" | b"--help" => Some(Early::Help),
+            b"-V" | b"--version" => Some(Early::Version),
+            _ => None,
+        })
+}
+
+/// Applies the shared rules to `args` for a command whose options are
+/// `specs`.
+///
+/// # Errors
+///
+/// [`CliError`] for the first argument that breaks a rule.
+pub fn read(specs: &'static [Spec], args: Vec<OsString>) -> Result<Given, CliError> {
+    let mut given = Given::default();
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let bytes = arg.as_encoded_bytes();
+        if bytes == b"--" {
+            given.arguments.extend(args);
+            break;
+        }
+        let (name, attached) = if bytes.starts_with(b"--") {
+            match bytes.iter().position(|&b| b == b'=') {
+                Some(at) => (&bytes[..at], Some(os_string(&bytes[at + 1..]))),
+                None => (bytes, None),
+            }
+        } else if bytes.len() > 1 && bytes[0] == b'-' {
+            // A short option is one letter; anything after it is a value
+            // it was given, as in `-hx`.
+            let (name, rest) = bytes.split_at(2);
+            (name, (!rest.is_empty()).then(|| os_string(rest)))
+        } else {
+            // Not an option; a lone `-` too, which often means stdin.
+            given.arguments.push(arg);
+            continue;
+        };
+        let Some(spec) = specs
+            .iter()
+            .find(|s| s.long.as_bytes() == name || s.short.is_some_and(|x| x.as_bytes() == name))
+        else {
+            return Err(CliError::UnknownOption {
+                given: os_string(if bytes.starts_with(b"--") {
+                    name
+                } else {
+                    bytes
+                }),
+                near: nearest(specs, name),
+            });
+        };
+        let option = String::from_utf8_lossy(name).into_owned();
+        let value = match (spec.value, attached) {
+            (None, None) => None,
+            (None, Some(value)) => return Err(CliError::UnexpectedValue { option, value }),
+            (Some(_), Some(value)) => Some(value),
+            (Some(value), None) => match args.next() {
+                Some(next) => Some(next),
+                None => return Err(CliError::MissingValue { option, value }),
+            },
+        };
+        if given.flag(spec.long) {
+            return Err(CliError::Repeated(option));
+        }
+        given.options.push((spec.long, value));
+    }
+    Ok(given)
+}
+
 /// Reads the arguments after the program name.
 ///
 /// # Errors
 ///
-/// [`CliError`] names the first problem found.
-pub fn parse<I>(args: I) -> Result<Action, CliError>
+/// [`UsageError`] names the first problem found.
+pub fn parse<I>(args: I) -> Result<Action, UsageError>
 where
     I: IntoIterator,
     I::Item: Into<OsString>,
 {
-    let mut parser = lexopt::Parser::from_args(args);
-    let mut moves: Option<OsString> = None;
-    let mut rule: Option<Rule> = None;
-    let mut settings = Settings::default();
-    while let Some(arg) = parser.next()? {
-        match arg {
-            Short('h') | Long("help") => return Ok(Action::Help),
-            Short('V') | Long("version") => return Ok(Action::Version),
-            Long("moves") => set_once(&mut moves, parser.value()?, "--moves")?,
-            Long("rule") => {
-                let name = parser.value()?.string()?;
-                let parsed = Rule::from_name(&name).ok_or(CliError::UnknownRule(name))?;
-                set_once(&mut rule, parsed, "--rule")?;
-            }
-            Long("board") => set_once_flag(&mut settings.board, "--board")?,
-            Long("crlf") => set_once_flag(&mut settings.crlf, "--crlf")?,
-            _ => return Err(arg.unexpected().into()),
-        }
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let command = "gomoku-mist";
+    match early(&args) {
+        Some(Early::Help) => return Ok(Action::Help(text::HELP)),
+        Some(Early::Version) => return Ok(Action::Version),
+        None => {}
     }
-    let mut game = Game::new(rule.unwrap_or_default());
-    if let Some(moves) = moves {
+    play(args).map_err(|error| UsageError { command, error })
+}
+
+fn play(args: Vec<OsString>) -> Result<Action, CliError> {
+    let given = read(PLAY, args)?;
+    if let Some(stray) = given.arguments.first() {
+        return Err(CliError::UnexpectedArgument(stray.clone()));
+    }
+    let rule = match given.value("--rule") {
+        None => Rule::default(),
+        Some(name) => {
+            name.to_str()
+                .and_then(Rule::from_name)
+                .ok_or_else(|| CliError::BadValue {
+                    option: "--rule",
+                    value: name.to_owned(),
+                    problem: "is not a rule (use freestyle, exact or caro)",
+                })?
+        }
+    };
+    let mut game = Game::new(rule);
+    if let Some(moves) = given.value("--moves") {
         replay(&mut game, moves.as_encoded_bytes())?;
     }
+    let settings = Settings {
+        board: given.flag("--board"),
+        crlf: given.flag("--crlf"),
+    };
     Ok(Action::Play {
         game: Box::new(game),
         settings,
     })
-}
-
-fn set_once<T>(slot: &mut Option<T>, value: T, option: &'static str) -> Result<(), CliError> {
-    match slot.replace(value) {
-        Some(_) => Err(CliError::Repeated(option)),
-        None => Ok(()),
-    }
-}
-
-fn set_once_flag(flag: &mut bool, option: &'static str) -> Result<(), CliError> {
-    if std::mem::replace(flag, true) {
-        return Err(CliError::Repeated(option));
-    }
-    Ok(())
 }
 
 /// Splits a `history` line into its moves: each is one byte, then every
@@ -152,10 +378,231 @@ pub fn replay(game: &mut Game, history: &[u8]) -> Result<(), CliError> {
         if let Some(problem) = problem {
             return Err(CliError::Moves {
                 number: index + 1,
-                text: part.escape_ascii().to_string(),
+                text: os_string(part),
                 problem,
             });
         }
     }
     Ok(())
+}
+
+/// The bytes of an argument as an argument again.
+fn os_string(bytes: &[u8]) -> OsString {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        OsStr::from_bytes(bytes).to_owned()
+    }
+    // Elsewhere arguments are Unicode, and every part we cut ends at an
+    // ASCII byte, so nothing is lost.
+    #[cfg(not(unix))]
+    {
+        OsString::from(String::from_utf8_lossy(bytes).into_owned())
+    }
+}
+
+/// How much of an argument an error shows before cutting it.
+pub const SHOWN_MAX: usize = 40;
+
+/// An argument as an error shows it: quoted, every byte that could upset a
+/// terminal escaped (control bytes, newlines, bytes that are not UTF-8),
+/// and, past [`SHOWN_MAX`] bytes, cut with a note of its length.
+pub fn shown(arg: &OsStr) -> String {
+    let bytes = arg.as_encoded_bytes();
+    let kept = &bytes[..bytes.len().min(SHOWN_MAX)];
+    let mut out = String::from("\"");
+    for chunk in kept.utf8_chunks() {
+        out.extend(chunk.valid().chars().flat_map(char::escape_debug));
+        for byte in chunk.invalid() {
+            out.push_str(&format!("\\x{byte:02x}"));
+        }
+    }
+    if kept.len() < bytes.len() {
+        out.push_str(&format!("…\" ({} bytes)", bytes.len()));
+    } else {
+        out.push('"');
+    }
+    out
+}
+
+fn suggestion(near: Option<&'static str>) -> String {
+    near.map(|n| format!(" (did you mean {n}?)"))
+        .unwrap_or_default()
+}
+
+fn subcommand_note(arg: &OsStr) -> String {
+    match arg.to_str() {
+        Some(name) if SUBCOMMANDS.contains(&name) => {
+            format!(" (a subcommand comes first: gomoku-mist {name} …)")
+        }
+        _ => String::new(),
+    }
+}
+
+/// The known option closest to `name`, if one is close: the same but for
+/// case, or at most two edits away.
+fn nearest(specs: &[Spec], name: &[u8]) -> Option<&'static str> {
+    specs
+        .iter()
+        .map(|s| s.long)
+        .map(|long| (distance(&name.to_ascii_lowercase(), long.as_bytes()), long))
+        .filter(|&(d, _)| d <= 2)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, long)| long)
+}
+
+/// Edits (insert, delete, replace) that turn `a` into `b`.
+fn distance(a: &[u8], b: &[u8]) -> usize {
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, &x) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &y) in b.iter().enumerate() {
+            let substitute = diagonal + usize::from(x != y);
+            diagonal = row[j + 1];
+            row[j + 1] = substitute.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<OsString> {
+        list.iter().map(OsString::from).collect()
+    }
+
+    fn error(list: &[&str]) -> String {
+        match parse(args(list)) {
+            Err(e) => e.to_string(),
+            Ok(action) => panic!("{list:?} was accepted: {action:?}"),
+        }
+    }
+
+    #[test]
+    fn help_and_version_win_wherever_they_stand() {
+        for line in [
+            &["--help"][..],
+            &["--bogus", "--help"],
+            &["--help", "--bogus"],
+            &["--rule=bogus", "-h"],
+            &["--moves=ZZ", "--help"],
+            &["stray", "--help", "-V"],
+        ] {
+            assert!(matches!(parse(args(line)), Ok(Action::Help(_))), "{line:?}");
+        }
+        for line in [&["-V"][..], &["--bogus", "--version", "--help"]] {
+            assert!(matches!(parse(args(line)), Ok(Action::Version)), "{line:?}");
+        }
+        // After `--` they are arguments like any other.
+        assert_eq!(error(&["--", "--help"]), "unexpected argument \"--help\"");
+    }
+
+    #[test]
+    fn flags_take_no_value_and_values_take_either_form() {
+        assert_eq!(
+            error(&["--board=yes"]),
+            "--board takes no value, but was given \"yes\""
+        );
+        assert_eq!(
+            error(&["--help=foo"]),
+            "--help takes no value, but was given \"foo\""
+        );
+        assert_eq!(error(&["-hx"]), "-h takes no value, but was given \"x\"");
+        assert_eq!(
+            error(&["--board="]),
+            "--board takes no value, but was given \"\""
+        );
+        for line in [&["--rule", "exact"][..], &["--rule=exact"]] {
+            let Ok(Action::Play { game, .. }) = parse(args(line)) else {
+                panic!("{line:?}");
+            };
+            assert_eq!(game.rule(), Rule::Exact);
+        }
+    }
+
+    #[test]
+    fn every_option_is_given_once() {
+        for line in [
+            &["--board", "--board"][..],
+            &["--rule=exact", "--rule", "exact"],
+            &["--moves", "", "--moves="],
+        ] {
+            assert!(
+                error(line).ends_with(" is given more than once"),
+                "{line:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn unknown_options_are_named_and_near_misses_suggested() {
+        assert_eq!(error(&["--bogus"]), "unknown option \"--bogus\"");
+        assert_eq!(
+            error(&["--bord"]),
+            "unknown option \"--bord\" (did you mean --board?)"
+        );
+        assert_eq!(
+            error(&["--Rule=x"]),
+            "unknown option \"--Rule\" (did you mean --rule?)"
+        );
+        assert_eq!(error(&["-x"]), "unknown option \"-x\"");
+        assert_eq!(error(&["-xyz"]), "unknown option \"-xyz\"");
+    }
+
+    #[test]
+    fn errors_show_arguments_escaped_and_cut() {
+        assert_eq!(error(&["--a\nb"]), "unknown option \"--a\\nb\"");
+        assert_eq!(
+            error(&["--\u{1b}[31mred"]),
+            "unknown option \"--\\u{1b}[31mred\""
+        );
+        let digits = "1".repeat(131_072);
+        assert_eq!(
+            error(&["--moves", &format!("A{digits}")]),
+            format!(
+                "--moves: move 1 \"A{}…\" (131073 bytes) is not a point \
+                 (a column letter is followed by a row number 1 to 19, without sign or leading zero)",
+                &digits[..SHOWN_MAX - 1]
+            )
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn bytes_that_are_not_utf8_are_escaped_not_replaced() {
+        use std::os::unix::ffi::OsStringExt;
+        let bad = OsString::from_vec(b"fr\xffe".to_vec());
+        let got = parse([OsString::from("--rule"), bad])
+            .map(|_| ())
+            .unwrap_err();
+        assert_eq!(
+            got.to_string(),
+            "--rule: \"fr\\xffe\" is not a rule (use freestyle, exact or caro)"
+        );
+        let bad = OsString::from_vec(b"--\xff".to_vec());
+        let got = parse([bad]).map(|_| ()).unwrap_err();
+        assert_eq!(got.to_string(), "unknown option \"--\\xff\"");
+    }
+
+    #[test]
+    fn missing_values_and_stray_arguments() {
+        assert_eq!(error(&["--rule"]), "--rule needs a value: --rule <RULE>");
+        assert_eq!(error(&["game.in"]), "unexpected argument \"game.in\"");
+        assert_eq!(error(&["-"]), "unexpected argument \"-\"");
+        // A value is taken whatever it looks like.
+        assert_eq!(
+            error(&["--rule", "--board"]),
+            "--rule: \"--board\" is not a rule (use freestyle, exact or caro)"
+        );
+    }
+
+    #[test]
+    fn edit_distance() {
+        assert_eq!(distance(b"", b"abc"), 3);
+        assert_eq!(distance(b"--bord", b"--board"), 1);
+        assert_eq!(distance(b"kitten", b"sitting"), 3);
+    }
 }

@@ -1,4 +1,5 @@
-//! Gomoku in the Mist: the game controller of `../shared/SPEC.md`.
+//! Gomoku in the Mist: the game controller whose every output byte is set
+//! by the [`contract`] (`src/contract.md`).
 //!
 //! # Code map
 //!
@@ -10,7 +11,11 @@
 //!   [`Point`](point::Point), and their strict parser.
 //! - [`player`]: [`Player`](player::Player), who is also a stone's colour.
 //! - [`board`]: the stones, and the runs through a stone that decide wins.
-//! - [`rule`]: which runs win (SPEC.md's five-or-more, `exact`, `caro`).
+//! - [`contract`]: no code; the rules the program keeps, in full, as a
+//!   document: what to print for any input, and each decision taken where
+//!   the assignment is silent.
+//! - [`rule`]: which runs win (the contract's five-or-more, `exact`,
+//!   `caro`).
 //! - [`mist`]: where the hole's centre moves, and what the hole shows.
 //! - [`game`]: turn, moves, mist and how a placement ends the game.
 //! - [`command`]: one line of bytes to a [`Command`](command::Command), or
@@ -18,11 +23,15 @@
 //! - [`decode`]: the same grammar for a short line, decoded without
 //!   branching on its bytes: the read loop's fast path, tested against
 //!   [`command`].
-//! - [`text`]: every byte printed on stdout, and the help text.
+//! - [`text`]: every byte printed on stdout, and the help text. The core
+//!   never imports it (nor `output` nor `session`): it gives points and
+//!   stones, `text` alone turns them into symbols.
 //! - [`output`]: the output buffer, and the fixed-size blocks most replies
 //!   are copied as.
 //! - [`session`]: the read–reply loop over any reader and writer.
 //! - [`cli`]: the command-line options.
+//! - [`gomocup`]: the Gomocup (Piskvork protocol) brain over any reader,
+//!   writer and move chooser; `src/bin/pbrain-gomoku-mist.rs` runs it.
 //! - [`conform`]: the conformance kit, `check` and `fuzz`: other
 //!   implementations run as processes against cases and the reference.
 //!
@@ -47,8 +56,11 @@ pub mod board;
 pub mod cli;
 pub mod command;
 pub mod conform;
+#[doc = include_str!("contract.md")]
+pub mod contract {}
 pub mod decode;
 pub mod game;
+pub mod gomocup;
 pub mod mist;
 pub mod output;
 pub mod player;

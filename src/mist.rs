@@ -1,8 +1,13 @@
-//! The mist: where its 7×7 hole is, and what can be seen through it.
+//! The mist: where its 7×7 hole is, and which points it shows.
+//!
+//! This is rules, not printing: the hole is given as points (or `None` for
+//! a place off the board), and `text` alone decides which symbol each
+//! shows, so the core never depends on the output side.
+//!
+//! The formulas, and a table of their values, are in
+//! [the contract](crate::contract#the-mist).
 
-use crate::board::Board;
 use crate::point::{Column, Point, Row};
-use crate::text::{OFF_BOARD, symbol};
 
 /// How far the hole reaches from its centre in each direction.
 pub const REACH: i8 = 3;
@@ -37,17 +42,16 @@ pub fn in_hole(centre: Point, p: Point) -> bool {
     dc.abs() <= reach && dr.abs() <= reach
 }
 
-/// The 49 symbols of the hole around `centre`, from its highest row down,
-/// each row from its lowest column up.
-pub fn hole(board: &Board, centre: Point) -> [u8; HOLE_POINTS] {
-    let mut out = [OFF_BOARD; HOLE_POINTS];
+/// The 49 places of the hole around `centre` in `view` order: from its
+/// highest row down, each row from its lowest column up; `None` where the
+/// place is off the board.
+pub fn hole(centre: Point) -> [Option<Point>; HOLE_POINTS] {
+    let mut out = [None; HOLE_POINTS];
     let offsets = (-REACH..=REACH)
         .rev()
         .flat_map(|dr| (-REACH..=REACH).map(move |dc| (dc, dr)));
     for (slot, (dc, dr)) in out.iter_mut().zip(offsets) {
-        if let Some(p) = centre.offset(dc, dr) {
-            *slot = symbol(board.get(p));
-        }
+        *slot = centre.offset(dc, dr);
     }
     out
 }
@@ -67,6 +71,36 @@ mod tests {
         assert_eq!(START, point("J10"));
     }
 
+    /// The contract's table of the formula's values, parsed: rows
+    /// `| n | letter | x' | letter | y' |`.
+    #[test]
+    fn contract_table_matches_the_formula() {
+        const LETTERS: &str = "ABCDEFGHIJKLMNOPQRS";
+        let contract = include_str!("contract.md");
+        let mut seen = 0;
+        for line in contract.lines() {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            // `| a | b | c | d | e |` splits into 7 cells, empty at both ends.
+            let [_, n, from, x, to, y, _] = cells[..] else {
+                continue;
+            };
+            let (Ok(n), Ok(x), Ok(y)) = (n.parse::<u8>(), x.parse::<u8>(), y.parse::<u8>()) else {
+                continue;
+            };
+            let letter = |k: u8| &LETTERS[usize::from(k) - 1..usize::from(k)];
+            assert_eq!(from, letter(n), "contract table row {n}: column letter");
+            assert_eq!(to, letter(x), "contract table row {n}: letter of x'");
+            let moved = next_centre(Point::new(
+                Column::from_residue(u32::from(n) - 1),
+                Row::from_residue(u32::from(n) - 1),
+            ));
+            assert_eq!(moved.column().number(), x, "contract table row {n}: x'");
+            assert_eq!(moved.row().number(), y, "contract table row {n}: y'");
+            seen += 1;
+        }
+        assert_eq!(seen, 19, "the contract's table must have a row per number");
+    }
+
     #[test]
     fn formula_for_every_column_and_row_against_signed_arithmetic() {
         // Computed independently: signed integers, a Euclidean remainder,
@@ -83,32 +117,46 @@ mod tests {
         }
     }
 
-    #[test]
-    fn hole_marks_points_off_the_board() {
-        let board = Board::new();
-        let corner = hole(&board, point("A1"));
-        let expected = b"xxx....xxx....xxx....xxx....xxxxxxxxxxxxxxxxxxxxx";
-        assert_eq!(
-            corner.escape_ascii().to_string(),
-            expected.escape_ascii().to_string()
-        );
-        let s19 = hole(&board, point("S19"));
-        let expected = b"xxxxxxxxxxxxxxxxxxxxx....xxx....xxx....xxx....xxx";
-        assert_eq!(
-            s19.escape_ascii().to_string(),
-            expected.escape_ascii().to_string()
-        );
+    /// The hole as a picture: `.` for a point on the board, `x` off it.
+    fn shape(centre: &str) -> String {
+        hole(point(centre))
+            .iter()
+            .map(|p| if p.is_some() { '.' } else { 'x' })
+            .collect()
     }
 
     #[test]
-    fn in_hole_matches_the_rendered_hole() {
+    fn hole_marks_places_off_the_board() {
+        let cases = [
+            ("A1", "xxx....xxx....xxx....xxx....xxxxxxxxxxxxxxxxxxxxx"),
+            ("S19", "xxxxxxxxxxxxxxxxxxxxx....xxx....xxx....xxx....xxx"),
+            ("J10", "................................................."),
+        ];
+        for (centre, expected) in cases {
+            assert_eq!(shape(centre), expected, "hole around {centre}");
+        }
+    }
+
+    #[test]
+    fn hole_is_in_view_order() {
+        let places = hole(point("J10"));
+        assert_eq!(places[0], Some(point("G13")), "first: top left");
+        assert_eq!(places[6], Some(point("M13")), "end of the top row");
+        assert_eq!(places[24], Some(point("J10")), "the centre");
+        assert_eq!(places[48], Some(point("M7")), "last: bottom right");
+    }
+
+    #[test]
+    fn in_hole_matches_the_hole() {
         for centre in Point::all() {
             let visible = Point::all().filter(|&p| in_hole(centre, p)).count();
-            let on_board = hole(&Board::new(), centre)
-                .iter()
-                .filter(|&&c| c == b'.')
-                .count();
+            let places = hole(centre);
+            let on_board = places.iter().flatten().count();
             assert_eq!(visible, on_board, "centre {centre}");
+            assert!(
+                places.iter().flatten().all(|&p| in_hole(centre, p)),
+                "centre {centre}: a place of the hole is not in it"
+            );
         }
     }
 }

@@ -187,8 +187,8 @@ impl Point {
         Point { row, column }
     }
 
-    /// Parses a point exactly as SPEC.md writes one: a letter `A`..`S`, then
-    /// a row `1`..`19`; `A01`, `a1`, `A1x` and `T1` are not points.
+    /// Parses a point exactly as the contract writes one: a letter `A`..`S`,
+    /// then a row `1`..`19`; `A01`, `a1`, `A1x` and `T1` are not points.
     ///
     /// # Errors
     ///

@@ -1,4 +1,4 @@
-//! Which lines win: SPEC.md's five-or-more, and two variants chosen with
+//! Which lines win: the contract's five-or-more, and two variants chosen with
 //! `--rule`.
 
 use crate::board::{Board, DIRECTIONS, Run};
@@ -7,7 +7,7 @@ use crate::point::Point;
 /// A winning-line rule.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Rule {
-    /// Five or more in a line win: the rule of SPEC.md.
+    /// Five or more in a line win: the rule of the [contract](crate::contract).
     #[default]
     Freestyle,
     /// Exactly five win; six or more in that line do not.

@@ -32,7 +32,7 @@ pub const BUFFER: usize = 64 * 1024;
 pub const HEAD: usize = 16;
 const _: () = assert!(HEAD > command::LONGEST);
 
-/// Ways to run a session other than SPEC.md's plain one.
+/// Ways to run a session other than the contract's plain one.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Settings {
     /// Print a picture of the board after each `view`, and once more with
@@ -54,13 +54,23 @@ pub enum Stop {
 }
 
 impl Stop {
-    /// The process exit code SPEC.md gives this stop.
+    /// The process exit code the contract gives this stop.
     pub const fn exit_code(self) -> u8 {
         match self {
             Stop::Ended(_) => 0,
             Stop::Term | Stop::EndOfInput => 1,
         }
     }
+}
+
+/// How a session ended, and how much input it read but did not answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Finish {
+    /// Why it stopped.
+    pub stop: Stop,
+    /// Bytes read ahead, after the last line answered, that no line was
+    /// answered from: a caller can hand them back to the next reader.
+    pub unread: usize,
 }
 
 /// A failure of the input or the output.
@@ -90,17 +100,37 @@ pub fn run<R: Read, W: Write>(
     input: R,
     output: W,
 ) -> Result<Stop, SessionError> {
+    play(game, settings, input, output).map(|finish| finish.stop)
+}
+
+/// As [`run`], and says how many bytes it read past the last line it
+/// answered.
+///
+/// # Errors
+///
+/// As [`run`].
+// Kept out of `main`, so what the shell around it grows into does not change
+// how the read loop is compiled.
+#[inline(never)]
+pub fn play<R: Read, W: Write>(
+    game: Game,
+    settings: Settings,
+    input: R,
+    output: W,
+) -> Result<Finish, SessionError> {
     let mut input = BufReader::with_capacity(BUFFER, input);
     let mut session = Session::new(game, settings, output);
-    let stop = read_loop(&mut input, &mut session, settings.crlf)?;
+    let mut unread = 0;
+    let stop = read_loop(&mut input, &mut session, settings.crlf, &mut unread)?;
     session.out.flush().map_err(SessionError::Write)?;
-    Ok(stop)
+    Ok(Finish { stop, unread })
 }
 
 fn read_loop<R: BufRead, W: Write>(
     input: &mut R,
     session: &mut Session<W>,
     crlf: bool,
+    unread: &mut usize,
 ) -> Result<Stop, SessionError> {
     let mut partial = Partial::default();
     loop {
@@ -126,7 +156,10 @@ fn read_loop<R: BufRead, W: Write>(
                     rest = &rest[at + 1..];
                     match session.answer(decode(window, len)) {
                         Ok(None) => continue,
-                        Ok(Some(stop)) => return Ok(stop),
+                        Ok(Some(stop)) => {
+                            *unread = rest.len();
+                            return Ok(stop);
+                        }
                         Err(e) => return Err(SessionError::Write(e)),
                     }
                 }
@@ -146,6 +179,7 @@ fn read_loop<R: BufRead, W: Write>(
                 stop
             };
             if let Some(stop) = stop.map_err(SessionError::Write)? {
+                *unread = rest.len();
                 return Ok(stop);
             }
         }

@@ -2,7 +2,9 @@
 //! parts of what it prints on stderr (the errors themselves are the
 //! `Display` of the error types).
 //!
-//! Each reply ends with `\n`, as SPEC.md requires of every line.
+//! Each reply ends with `\n`, as the [contract](crate::contract) requires
+//! of every line. The symbols for stones and off-board places live here
+//! alone: the core gives points, this module gives bytes.
 
 use crate::game::Ending;
 use crate::mist::{self, HOLE_POINTS};
@@ -74,7 +76,11 @@ pub fn view_line(out: &mut Vec<u8>, board: &crate::board::Board, centre: Point) 
     out.clear();
     centre.write_ascii(out);
     out.push(b',');
-    out.extend_from_slice(&mist::hole(board, centre));
+    out.extend(
+        mist::hole(centre)
+            .iter()
+            .map(|place| place.map_or(OFF_BOARD, |p| symbol(board.get(p)))),
+    );
     out.push(b'\n');
 }
 
@@ -136,8 +142,11 @@ pub fn board_picture(out: &mut Vec<u8>, board: &crate::board::Board, centre: Opt
 /// What starts every line on stderr.
 pub const ERROR_PREFIX: &str = "gomoku-mist: ";
 
-/// The line after a command-line error on stderr.
-pub const USAGE_HINT: &str = "Try 'gomoku-mist --help' for more information.";
+/// The line after a command-line error on stderr, for `command` (e.g.
+/// `gomoku-mist`).
+pub fn usage_hint(command: &str) -> String {
+    format!("Try '{command} --help' for more information.")
+}
 
 /// `--version`'s line.
 pub const VERSION: &str = concat!("gomoku-mist ", env!("CARGO_PKG_VERSION"), "\n");
@@ -159,6 +168,10 @@ Options:
       --crlf             accept Windows line endings: drop one \\r before each \\n
   -h, --help             print this help and exit
   -V, --version          print the version and exit
+
+Options may come in any order, each once. A value follows its option as the
+next argument or after `=` (--rule exact, --rule=exact); a flag takes none.
+-h and -V win wherever they stand before `--`, which ends the options.
 
 Examples:
   gomoku-mist < game.in                  play the commands in game.in

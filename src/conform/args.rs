@@ -1,21 +1,23 @@
 //! The command lines of `check` and `fuzz`, and running them: the one
 //! entry point `main.rs` calls.
 //!
-//! Rules (shared with the rest of the program's options): `--name value`
-//! or `--name=value`; `-h`/`--help` anywhere before `--` prints the help,
-//! even if other arguments are wrong; an option given twice is an error;
-//! every error names its option.
+//! The options are read by [`crate::cli::read`], so they keep the rules
+//! every command of the program keeps (values as `--name value` or
+//! `--name=value`, help winning wherever it stands before `--`, each
+//! option at most once, errors naming their option); this module says
+//! only which options there are and what their values mean.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use lexopt::prelude::*;
 use thiserror::Error;
 
 use super::split::{SplitError, split};
 use super::{CheckOptions, ConformError, FuzzOptions, Limit, check, fuzz};
+use crate::cli::{self, CliError, Early, Spec};
+use crate::text;
 
 /// A command line that cannot be followed: exit code 2.
 pub const USAGE_ERROR: u8 = 2;
@@ -70,6 +72,41 @@ Options:
   -h, --help       print this help
 ";
 
+const fn valued(long: &'static str, value: &'static str) -> Spec {
+    Spec {
+        long,
+        short: None,
+        value: Some(value),
+    }
+}
+
+/// `-h`, `--help`.
+const HELP: Spec = Spec {
+    long: "--help",
+    short: Some("-h"),
+    value: None,
+};
+
+/// The options of `check`.
+const CHECK: &[Spec] = &[
+    valued("--program", "CMD"),
+    valued("--timeout", "SECS"),
+    valued("--jobs", "N"),
+    HELP,
+];
+
+/// The options of `fuzz`.
+const FUZZ: &[Spec] = &[
+    valued("--program", "CMD"),
+    valued("--seed", "N"),
+    valued("--time", "SECS"),
+    valued("--cases", "N"),
+    valued("--out", "DIR"),
+    valued("--timeout", "SECS"),
+    valued("--jobs", "N"),
+    HELP,
+];
+
 /// Which subcommand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sub {
@@ -102,6 +139,13 @@ impl Sub {
             Sub::Fuzz => FUZZ_HELP,
         }
     }
+
+    const fn specs(self) -> &'static [Spec] {
+        match self {
+            Sub::Check => CHECK,
+            Sub::Fuzz => FUZZ,
+        }
+    }
 }
 
 /// What a command line asks for.
@@ -118,22 +162,10 @@ pub enum Parsed {
 /// A command line that cannot be followed.
 #[derive(Debug, Error)]
 pub enum ArgsError {
-    /// Not an option we know, a missing value, a value for a flag.
-    #[error("{0}")]
-    Syntax(#[from] lexopt::Error),
-    /// An option given twice.
-    #[error("{0} is given more than once")]
-    Repeated(&'static str),
-    /// A value that is not a number of the right kind.
-    #[error("{option}: {value:?} is not {what}")]
-    NotANumber {
-        /// The option.
-        option: &'static str,
-        /// Its value as given.
-        value: String,
-        /// What it should be.
-        what: &'static str,
-    },
+    /// Broken by the rules every command keeps, or a value that means
+    /// nothing to its option.
+    #[error(transparent)]
+    Cli(#[from] CliError),
     /// `--program` that cannot be split into words.
     #[error("--program: {0}")]
     Program(SplitError),
@@ -160,11 +192,8 @@ pub fn main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> Opti
     let parsed = match parse(sub, rest) {
         Ok(parsed) => parsed,
         Err(e) => {
-            let _ = writeln!(
-                err,
-                "gomoku-mist: {e}\nTry 'gomoku-mist {} --help' for more information.",
-                sub.name()
-            );
+            let hint = text::usage_hint(&format!("gomoku-mist {}", sub.name()));
+            let _ = writeln!(err, "{}{e}\n{hint}", text::ERROR_PREFIX);
             return Some(USAGE_ERROR);
         }
     };
@@ -185,7 +214,7 @@ pub fn main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> Opti
         // A reader that has gone away, as `| head` does, is a normal end.
         Err(ConformError::Report(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => 1,
         Err(e) => {
-            let _ = writeln!(err, "gomoku-mist: {e}");
+            let _ = writeln!(err, "{}{e}", text::ERROR_PREFIX);
             USAGE_ERROR
         }
     })
@@ -198,56 +227,26 @@ pub fn main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> Opti
 /// [`ArgsError`] names the first problem found.
 pub fn parse(sub: Sub, args: &[OsString]) -> Result<Parsed, ArgsError> {
     // Help wins over any other mistake, so it is looked for first.
-    let before_dashes = args.iter().take_while(|a| *a != "--");
-    if before_dashes
-        .into_iter()
-        .any(|a| a == "-h" || a == "--help")
-    {
+    if cli::early(args) == Some(Early::Help) {
         return Ok(Parsed::Help(sub.help()));
     }
-    let mut parser = lexopt::Parser::from_args(args.iter().cloned());
-    let mut program = None;
-    let mut timeout = None;
-    let mut jobs = None;
-    let mut seed = None;
-    let mut time = None;
-    let mut cases = None;
-    let mut out_dir = None;
-    let mut paths = Vec::new();
-    while let Some(arg) = parser.next()? {
-        match arg {
-            // Only `--help=…` gets here (a bare one was found above): the
-            // value left unread makes the next call fail, naming it.
-            Short('h') | Long("help") => {}
-            Long("program") => {
-                let value = parser.value()?;
-                let line = value.to_str().ok_or(ArgsError::ProgramNotUtf8)?;
-                let words = split(line).map_err(ArgsError::Program)?;
-                once(&mut program, words, "--program")?;
-            }
-            Long("timeout") => once(
-                &mut timeout,
-                seconds(parser.value()?, "--timeout")?,
-                "--timeout",
-            )?,
-            Long("jobs") => once(&mut jobs, number(parser.value()?, "--jobs")?, "--jobs")?,
-            Long("seed") if sub == Sub::Fuzz => {
-                once(&mut seed, number(parser.value()?, "--seed")?, "--seed")?
-            }
-            Long("time") if sub == Sub::Fuzz => {
-                once(&mut time, seconds(parser.value()?, "--time")?, "--time")?
-            }
-            Long("cases") if sub == Sub::Fuzz => {
-                once(&mut cases, number(parser.value()?, "--cases")?, "--cases")?
-            }
-            Long("out") if sub == Sub::Fuzz => {
-                once(&mut out_dir, PathBuf::from(parser.value()?), "--out")?
-            }
-            Value(path) if sub == Sub::Check => paths.push(PathBuf::from(path)),
-            _ => return Err(arg.unexpected().into()),
+    let given = cli::read(sub.specs(), args.to_vec())?;
+    let program = match given.value("--program") {
+        None => None,
+        Some(line) => {
+            let line = line.to_str().ok_or(ArgsError::ProgramNotUtf8)?;
+            Some(split(line).map_err(ArgsError::Program)?)
         }
-    }
-    let jobs = match jobs {
+    };
+    let timeout = given
+        .value("--timeout")
+        .map(|v| seconds(v, "--timeout"))
+        .transpose()?;
+    let jobs = match given
+        .value("--jobs")
+        .map(|v| number(v, "--jobs"))
+        .transpose()?
+    {
         // A run spends much of its time starting and waiting on pipes, so
         // one per core leaves the cores idle part of the time (measured:
         // 122% of two cores busy, against 178% with two per core).
@@ -256,28 +255,45 @@ pub fn parse(sub: Sub, args: &[OsString]) -> Result<Parsed, ArgsError> {
     };
     match sub {
         Sub::Check => {
-            if paths.is_empty() {
+            if given.arguments.is_empty() {
                 return Err(ArgsError::NoPath);
             }
             Ok(Parsed::Check(CheckOptions {
                 program,
-                paths,
+                paths: given.arguments.iter().map(PathBuf::from).collect(),
                 timeout: timeout.unwrap_or(Duration::from_secs(10)),
                 jobs,
             }))
         }
         Sub::Fuzz => {
+            if let Some(stray) = given.arguments.first() {
+                return Err(CliError::UnexpectedArgument(stray.clone()).into());
+            }
+            let time = given
+                .value("--time")
+                .map(|v| seconds(v, "--time"))
+                .transpose()?;
+            let cases = given
+                .value("--cases")
+                .map(|v| number(v, "--cases"))
+                .transpose()?;
             let limit = match (time, cases) {
                 (Some(_), Some(_)) => return Err(ArgsError::TimeAndCases),
                 (Some(t), None) => Limit::Time(t),
                 (None, Some(n)) => Limit::Cases(n),
                 (None, None) => Limit::Cases(1000),
             };
+            let seed = given
+                .value("--seed")
+                .map(|v| number(v, "--seed"))
+                .transpose()?;
             Ok(Parsed::Fuzz(FuzzOptions {
                 program: program.ok_or(ArgsError::NoProgram)?,
                 seed: seed.unwrap_or_else(clock_seed),
                 limit,
-                out_dir: out_dir.unwrap_or_else(|| PathBuf::from("fuzz-failures")),
+                out_dir: given
+                    .value("--out")
+                    .map_or_else(|| PathBuf::from("fuzz-failures"), PathBuf::from),
                 timeout: timeout.unwrap_or(Duration::from_secs(5)),
                 jobs,
                 shrink_budget: 3000,
@@ -286,32 +302,27 @@ pub fn parse(sub: Sub, args: &[OsString]) -> Result<Parsed, ArgsError> {
     }
 }
 
-fn once<T>(slot: &mut Option<T>, value: T, option: &'static str) -> Result<(), ArgsError> {
-    match slot.replace(value) {
-        Some(_) => Err(ArgsError::Repeated(option)),
-        None => Ok(()),
-    }
+fn number(value: &OsStr, option: &'static str) -> Result<u64, CliError> {
+    value
+        .to_str()
+        .and_then(|t| t.parse().ok())
+        .ok_or_else(|| CliError::BadValue {
+            option,
+            value: value.to_owned(),
+            problem: "is not a number",
+        })
 }
 
-fn number(value: OsString, option: &'static str) -> Result<u64, ArgsError> {
-    let text = value.to_string_lossy();
-    text.parse().map_err(|_| ArgsError::NotANumber {
-        option,
-        value: text.into_owned(),
-        what: "a number",
-    })
-}
-
-fn seconds(value: OsString, option: &'static str) -> Result<Duration, ArgsError> {
-    let text = value.to_string_lossy();
-    text.parse::<f64>()
-        .ok()
+fn seconds(value: &OsStr, option: &'static str) -> Result<Duration, CliError> {
+    value
+        .to_str()
+        .and_then(|t| t.parse::<f64>().ok())
         .filter(|s| s.is_finite() && *s > 0.0)
         .and_then(|s| Duration::try_from_secs_f64(s).ok())
-        .ok_or_else(|| ArgsError::NotANumber {
+        .ok_or_else(|| CliError::BadValue {
             option,
-            value: text.into_owned(),
-            what: "a number of seconds above 0",
+            value: value.to_owned(),
+            problem: "is not a number of seconds above 0",
         })
 }
 
@@ -360,11 +371,25 @@ mod tests {
                 "--timeout: \"0\" is not a number of seconds above 0",
             ),
             (Sub::Check, &[], "no PATH given"),
-            (Sub::Check, &["--seed", "1", "x"], "invalid option '--seed'"),
+            (
+                Sub::Check,
+                &["--seed", "1", "x"],
+                "unknown option \"--seed\"",
+            ),
             (
                 Sub::Check,
                 &["--timeout"],
-                "missing argument for option '--timeout'",
+                "--timeout needs a value: --timeout <SECS>",
+            ),
+            (
+                Sub::Check,
+                &["--help=x", "p"],
+                "--help takes no value, but was given \"x\"",
+            ),
+            (
+                Sub::Fuzz,
+                &["--program", "p", "stray"],
+                "unexpected argument \"stray\"",
             ),
         ];
         for (sub, args, want) in cases {

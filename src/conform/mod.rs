@@ -105,7 +105,7 @@ pub fn reference(args: &[OsString], input: &[u8]) -> Expected {
     } else {
         match crate::cli::parse(args.iter().cloned()) {
             Ok(crate::cli::Action::Play { game, settings }) => (*game, settings),
-            Ok(crate::cli::Action::Help) => return text_only(crate::text::HELP),
+            Ok(crate::cli::Action::Help(help)) => return text_only(help),
             Ok(crate::cli::Action::Version) => return text_only(crate::text::VERSION),
             // The message goes to stderr, which is not compared.
             Err(_) => {

@@ -4,8 +4,12 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod brain;
+mod cli;
 mod conform;
+mod layers;
 mod model;
 mod options;
 mod pipes;
+mod readme;
 mod streams;

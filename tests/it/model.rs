@@ -1,7 +1,7 @@
-//! The read–reply loop against a small model written from SPEC.md alone,
-//! on arbitrary byte streams: CR, NUL, invalid UTF-8, long lines, a missing
-//! final newline, `term` anywhere, all cut into reads of random sizes so
-//! lines straddle the read buffer.
+//! The read–reply loop against a small model written from the contract
+//! (`src/contract.md`) alone, on arbitrary byte streams: CR, NUL, invalid
+//! UTF-8, long lines, a missing final newline, `term` anywhere, all cut
+//! into reads of random sizes so lines straddle the read buffer.
 
 use std::collections::HashMap;
 use std::io::{self, Read};
@@ -11,7 +11,7 @@ use gomoku_mist::rule::Rule;
 use gomoku_mist::session::{self, Settings, Stop};
 use proptest::prelude::*;
 
-/// What SPEC.md says the program prints and exits with, done the obvious
+/// What the contract says the program prints and exits with, done the obvious
 /// way: a map for the board, counting along each line for a win.
 fn model(input: &[u8], crlf: bool) -> (Vec<u8>, u8) {
     let mut out = Vec::new();

@@ -53,7 +53,7 @@ fn inputs(dir: &Path, found: &mut Vec<PathBuf>) {
 }
 
 /// Every golden case that runs without options gives the same bytes with
-/// the defaults named: no option changes SPEC.md's behaviour by being
+/// the defaults named: no option changes the contract's behaviour by being
 /// present at its default.
 #[test]
 fn naming_the_default_options_changes_no_golden_case() {

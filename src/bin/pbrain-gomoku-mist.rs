@@ -1,0 +1,31 @@
+//! The Gomocup brain: stdin and stdout to `gomocup::run`, exit code out.
+//! A manager starts it with no arguments.
+
+#![forbid(unsafe_code)]
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use gomoku_mist::gomocup::{self, GomocupError};
+
+fn main() -> ExitCode {
+    if std::env::args_os().len() > 1 {
+        let _ = writeln!(
+            io::stderr().lock(),
+            "pbrain-gomoku-mist takes no arguments: a Gomocup manager talks to it on stdin and stdout"
+        );
+        return ExitCode::from(2);
+    }
+    // THE BRAIN: the one place the move chooser is built. Anything that
+    // implements `gomocup::Brain` goes here (a search engine, for one).
+    let mut brain = gomocup::OnePly;
+    match gomocup::run(&mut brain, io::stdin().lock(), io::stdout().lock()) {
+        Ok(()) => ExitCode::SUCCESS,
+        // A manager that has gone away has nothing more to ask.
+        Err(GomocupError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(io::stderr().lock(), "pbrain-gomoku-mist: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

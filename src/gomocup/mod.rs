@@ -1,0 +1,211 @@
+//! The Gomocup brain: the Piskvork manager protocol over any reader and
+//! writer, with any [`Brain`] choosing the moves.
+//!
+//! A Gomocup manager starts the brain as a process and talks to it through
+//! its standard input and output, one command a line. This module keeps
+//! the protocol apart from the thinking: [`run`] reads commands, keeps the
+//! position, the rule and the clock, and asks a [`Brain`] only "which
+//! point, within this [`Budget`]?". It never does I/O but through the
+//! reader and writer it is handed, so whole games are tested in-process.
+//!
+//! # Protocol
+//!
+//! `START 19` (or `RECTSTART 19,19`), `RESTART`, `BEGIN`, `TURN x,y`,
+//! `PLAY x,y`, `BOARD` … `x,y,field` … `DONE`, `TAKEBACK x,y`,
+//! `INFO key value`, `ABOUT` and `END` are understood, in any letter case;
+//! a move is answered `x,y`. A word that is no command gets `UNKNOWN`, a
+//! command that cannot be followed `ERROR`, each with a reason; `INFO`
+//! gets no reply. Empty lines are skipped, and `\r\n`, `\n` and a last line
+//! without an ending are all lines. Each reply is flushed at once.
+//!
+//! # Coordinates
+//!
+//! Gomocup's `x,y` are zero-based from the top-left corner; our `A1` is
+//! the bottom-left corner: column = `x` + 1, row = 19 − `y`, so `0,0` is
+//! `A19`, `18,0` is `S19`, `0,18` is `A1` and `18,18` is `S1` (see
+//! [`coord`]).
+//!
+//! # Invariants
+//!
+//! - A reply to `BEGIN`, `TURN`, `PLAY` or `DONE` is a legal move: an empty
+//!   point on the board. A brain that offers no move or a taken point is
+//!   overruled with the empty point nearest the centre.
+//! - A command answered `ERROR` or `UNKNOWN` changes nothing.
+//! - No input makes the brain panic or wait for more than a line: at most
+//!   [`MAX_LINE`] bytes of a line are kept.
+
+pub mod clock;
+pub mod coord;
+pub mod one_ply;
+pub mod parse;
+pub mod protocol;
+
+use std::io::{self, BufRead, Write};
+use std::time::Duration;
+
+use thiserror::Error;
+
+use crate::board::Board;
+use crate::player::Player;
+use crate::point::Point;
+use crate::rule::Rule;
+
+pub use one_ply::OnePly;
+pub use protocol::{Flow, Protocol};
+
+/// The longest line kept whole; only `INFO folder` could need more, and it
+/// is ignored.
+pub const MAX_LINE: usize = 4096;
+
+/// What a brain is given to think about one move, field for field like the
+/// engine's limits; `None` is no limit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Wall-clock time for this move; zero means "as fast as possible".
+    pub time: Option<Duration>,
+    /// Positions to search (`INFO max_node`).
+    pub nodes: Option<u64>,
+    /// Plies to search (`INFO max_depth`).
+    pub depth: Option<u32>,
+}
+
+/// Something that chooses moves.
+pub trait Brain {
+    /// A new game begins: forget the last one. `memory_bytes` is the most
+    /// the brain may hold (`None`: no limit). Also called when the
+    /// manager changes `max_memory` in mid-game.
+    fn new_game(&mut self, memory_bytes: Option<u64>);
+
+    /// The point `to_move` plays on `board` under `rule`, thinking within
+    /// `budget`; `None` if the brain has none to offer.
+    fn choose(
+        &mut self,
+        board: &Board,
+        to_move: Player,
+        rule: Rule,
+        budget: Budget,
+    ) -> Option<Point>;
+}
+
+/// Why the brain stopped other than by `END` or end of input.
+#[derive(Debug, Error)]
+pub enum GomocupError {
+    /// The manager's commands could not be read.
+    #[error("cannot read the manager's commands: {0}")]
+    Read(#[source] io::Error),
+    /// A reply could not be written.
+    #[error("cannot write a reply: {0}")]
+    Write(#[source] io::Error),
+}
+
+/// The `ABOUT` reply, newline included.
+pub const ABOUT: &str = concat!(
+    "name=\"gomoku-mist\", version=\"",
+    env!("CARGO_PKG_VERSION"),
+    "\", author=\"gomoku-mist developers\", country=\"n/a\", www=\"n/a\"\n"
+);
+
+/// Speaks the protocol on `input` and `output` until `END` or the end of
+/// input, with `brain` choosing the moves.
+///
+/// # Errors
+///
+/// [`GomocupError`] if reading or writing fails.
+pub fn run<B, R, W>(brain: &mut B, mut input: R, mut output: W) -> Result<(), GomocupError>
+where
+    B: Brain + ?Sized,
+    R: BufRead,
+    W: Write,
+{
+    let mut protocol = Protocol::new();
+    let mut line = Vec::with_capacity(MAX_LINE);
+    let mut reply = Vec::new();
+    while let Some(whole) = read_line(&mut input, &mut line).map_err(GomocupError::Read)? {
+        reply.clear();
+        let flow = protocol.handle(&line, whole, brain, &mut reply);
+        if !reply.is_empty() {
+            output
+                .write_all(&reply)
+                .and_then(|()| output.flush())
+                .map_err(GomocupError::Write)?;
+        }
+        if flow == Flow::End {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Reads the next line into `line`, without its `\n`, keeping at most
+/// [`MAX_LINE`] bytes of it: `Some(true)` if it was kept whole, `None` at
+/// the end of input.
+fn read_line<R: BufRead>(input: &mut R, line: &mut Vec<u8>) -> io::Result<Option<bool>> {
+    line.clear();
+    let mut whole = true;
+    let mut read_any = false;
+    loop {
+        let buffer = match input.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buffer.is_empty() {
+            return Ok(read_any.then_some(whole));
+        }
+        read_any = true;
+        let (part, used, done) = match memchr::memchr(b'\n', buffer) {
+            Some(at) => (&buffer[..at], at + 1, true),
+            None => (buffer, buffer.len(), false),
+        };
+        let room = MAX_LINE - line.len();
+        whole &= part.len() <= room;
+        line.extend_from_slice(&part[..part.len().min(room)]);
+        input.consume(used);
+        if done {
+            return Ok(Some(whole));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(input: &[u8]) -> Vec<(Vec<u8>, bool)> {
+        let mut input = io::BufReader::with_capacity(7, input);
+        let mut line = Vec::new();
+        let mut lines = Vec::new();
+        while let Some(whole) = read_line(&mut input, &mut line).expect("a slice reads") {
+            lines.push((line.clone(), whole));
+        }
+        lines
+    }
+
+    #[test]
+    fn lines_end_at_newlines_and_at_the_end() {
+        let got = lines(b"START 19\r\nBEGIN\n\nEND");
+        let expected: Vec<(Vec<u8>, bool)> = [&b"START 19\r"[..], b"BEGIN", b"", b"END"]
+            .into_iter()
+            .map(|l| (l.to_vec(), true))
+            .collect();
+        assert_eq!(got, expected);
+        assert!(lines(b"").is_empty());
+        assert_eq!(lines(b"\n"), vec![(Vec::new(), true)]);
+    }
+
+    #[test]
+    fn a_long_line_keeps_only_its_head() {
+        let mut input = vec![b'y'; MAX_LINE * 3];
+        input.extend_from_slice(b"\nEND\n");
+        let got = lines(&input);
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].0.len(), MAX_LINE);
+        assert!(!got[0].1, "the long line is marked cut");
+        assert_eq!(got[1], (b"END".to_vec(), true));
+        let exact = vec![b'y'; MAX_LINE];
+        assert_eq!(lines(&exact), vec![(exact.clone(), true)]);
+    }
+}
+
+#[cfg(test)]
+mod protocol_tests;

@@ -1,0 +1,489 @@
+//! [`Protocol`]: what the brain knows between commands, and the reply to
+//! each one.
+//!
+//! The position is kept as the manager's own stones and the opponent's,
+//! in the order they came, so `TAKEBACK` can take any of them off. The
+//! brain is shown it as a [`Board`] of two colours: it plays White when
+//! the opponent has more stones (the opponent began), Black otherwise. A stone of a finished winning line (`BOARD` field
+//! 3, continuous games) belongs to neither player; the board can only hold
+//! the two colours, so the brain sees it as the opponent's — a point it
+//! can neither take nor build on.
+
+use std::fmt::Display;
+use std::io::Write;
+use std::time::Duration;
+
+use thiserror::Error;
+
+use super::clock::Clock;
+use super::coord::Coord;
+use super::parse::{self, Command, ParseError};
+use super::{ABOUT, Brain, Budget, MAX_LINE};
+use crate::board::Board;
+use crate::player::Player;
+use crate::point::{Point, SIZE};
+use crate::rule::Rule;
+
+/// What the brain keeps back from `max_memory` for the rest of the
+/// program: this much, or half the limit if that is less.
+pub const MEMORY_RESERVE: u64 = 8 << 20;
+
+/// Whether to go on reading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next command.
+    Continue,
+    /// `END`: stop at once.
+    End,
+}
+
+/// Whose a stone is, from the brain's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Side {
+    Own,
+    Opponent,
+    /// Part of a finished winning line in a continuous game.
+    Line,
+}
+
+/// Why a command cannot be followed: the text of an `ERROR` reply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+enum Refusal {
+    #[error("{0}")]
+    Parse(#[from] ParseError),
+    #[error("no board yet: START 19 first")]
+    NotStarted,
+    #[error("only the 19x19 board is supported, not {0}x{1}")]
+    Size(u32, u32),
+    #[error("{},{} is off the 19x19 board", .0.x, .0.y)]
+    OffBoard(Coord),
+    #[error("{},{} is taken", .0.x, .0.y)]
+    Occupied(Coord),
+    #[error("there is no stone at {},{}", .0.x, .0.y)]
+    NoStone(Coord),
+    #[error("{},{} is given twice", .0.x, .0.y)]
+    Twice(Coord),
+    #[error("no empty point is left")]
+    Full,
+    #[error("BEGIN needs an empty board; send a position with BOARD")]
+    NotEmpty,
+    #[error("DONE without BOARD")]
+    Done,
+    #[error("INFO {0} takes a whole number")]
+    Info(&'static str),
+    #[error("a line is at most {MAX_LINE} bytes")]
+    TooLong,
+}
+
+/// A `BOARD` block being read.
+#[derive(Debug, Default)]
+struct Block {
+    stones: Vec<(Point, Side)>,
+    /// The first thing wrong, reported at `DONE`.
+    problem: Option<Refusal>,
+}
+
+/// The brain's side of a conversation with a manager.
+#[derive(Debug)]
+pub struct Protocol {
+    started: bool,
+    /// Every stone on the board, in the order it came; never two on one
+    /// point.
+    stones: Vec<(Point, Side)>,
+    block: Option<Block>,
+    rule: Rule,
+    clock: Clock,
+    nodes: Option<u64>,
+    depth: Option<u32>,
+    max_memory: Option<u64>,
+    /// The brain must hear of a new game (or a new memory limit) before
+    /// it next chooses.
+    fresh: bool,
+}
+
+impl Default for Protocol {
+    fn default() -> Protocol {
+        Protocol::new()
+    }
+}
+
+impl Protocol {
+    /// Before `START`: no board, freestyle, default time, no limits.
+    pub fn new() -> Protocol {
+        Protocol {
+            started: false,
+            stones: Vec::with_capacity(Point::COUNT),
+            block: None,
+            rule: Rule::Freestyle,
+            clock: Clock::default(),
+            nodes: None,
+            depth: None,
+            max_memory: None,
+            fresh: true,
+        }
+    }
+
+    /// What the brain would be given for the next move.
+    pub fn budget(&self) -> Budget {
+        Budget {
+            time: Some(self.clock.budget()),
+            nodes: self.nodes,
+            depth: self.depth,
+        }
+    }
+
+    /// The memory the brain may use: `max_memory` less
+    /// [`MEMORY_RESERVE`] (or half of it, if less); `None` for no limit.
+    pub fn brain_memory(&self) -> Option<u64> {
+        self.max_memory
+            .map(|max| max - (max / 2).min(MEMORY_RESERVE))
+    }
+
+    /// Answers one line (without its `\n`; `whole` is false if its tail was
+    /// cut off), appending the reply, if any, to `out`.
+    pub fn handle<B: Brain + ?Sized>(
+        &mut self,
+        line: &[u8],
+        whole: bool,
+        brain: &mut B,
+        out: &mut Vec<u8>,
+    ) -> Flow {
+        if self.block.is_some() {
+            return self.block_line(line, whole, brain, out);
+        }
+        let command = match parse::parse(line) {
+            Ok(None) => return Flow::Continue,
+            Ok(Some(Command::Info { key, value })) => {
+                if let Err(refusal) = self.info(key, value, whole, out) {
+                    reply(out, "ERROR", refusal);
+                }
+                return Flow::Continue;
+            }
+            Ok(Some(_)) | Err(_) if !whole => {
+                reply(out, "ERROR", Refusal::TooLong);
+                return Flow::Continue;
+            }
+            Ok(Some(command)) => command,
+            Err(ParseError::Unknown) => {
+                let word = line.trim_ascii().split(u8::is_ascii_whitespace).next();
+                let word = word.unwrap_or_default();
+                let shown = word[..word.len().min(32)].escape_ascii();
+                reply(out, "UNKNOWN", format_args!("{shown} is not a command"));
+                return Flow::Continue;
+            }
+            Err(e) => {
+                reply(out, "ERROR", e);
+                return Flow::Continue;
+            }
+        };
+        if command == Command::End {
+            return Flow::End;
+        }
+        if let Err(refusal) = self.follow(command, brain, out) {
+            reply(out, "ERROR", refusal);
+        }
+        Flow::Continue
+    }
+
+    /// Answers a line inside a `BOARD` block: a stone, `DONE`, or `END`.
+    fn block_line<B: Brain + ?Sized>(
+        &mut self,
+        line: &[u8],
+        whole: bool,
+        brain: &mut B,
+        out: &mut Vec<u8>,
+    ) -> Flow {
+        let stone = parse::parse_stone(line);
+        if let Ok(None) = stone {
+            let block = self.block.take().unwrap_or_default();
+            if let Err(refusal) = self.done(block, brain, out) {
+                reply(out, "ERROR", refusal);
+            }
+            return Flow::Continue;
+        }
+        // END still ends, wherever it comes.
+        if let Ok(Some(Command::End)) = parse::parse(line) {
+            return Flow::End;
+        }
+        let Some(block) = &mut self.block else {
+            return Flow::Continue;
+        };
+        match stone {
+            Ok(Some(stone)) if whole => block.add(stone.at, stone.field),
+            _ if line.trim_ascii().is_empty() => {}
+            _ => {
+                let problem = if whole {
+                    ParseError::Stone.into()
+                } else {
+                    Refusal::TooLong
+                };
+                block.problem.get_or_insert(problem);
+            }
+        }
+        Flow::Continue
+    }
+
+    fn follow<B: Brain + ?Sized>(
+        &mut self,
+        command: Command<'_>,
+        brain: &mut B,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Refusal> {
+        match command {
+            Command::Start(size) => self.start(size, size, out),
+            Command::RectStart(width, height) => self.start(width, height, out),
+            Command::Restart => {
+                self.ensure_started()?;
+                self.new_game();
+                out.extend_from_slice(b"OK\n");
+                Ok(())
+            }
+            Command::Begin => {
+                self.ensure_started()?;
+                if !self.stones.is_empty() {
+                    return Err(Refusal::NotEmpty);
+                }
+                self.play(brain, out)
+            }
+            Command::Turn(at) => {
+                let p = self.empty_point(at)?;
+                if self.stones.len() + 1 >= Point::COUNT {
+                    return Err(Refusal::Full);
+                }
+                self.stones.push((p, Side::Opponent));
+                self.play(brain, out)
+            }
+            Command::Play(at) => {
+                let p = self.empty_point(at)?;
+                self.stones.push((p, Side::Own));
+                write_move(out, p);
+                Ok(())
+            }
+            Command::Takeback(at) => {
+                self.ensure_started()?;
+                let p = at.point().ok_or(Refusal::OffBoard(at))?;
+                let i = self.stones.iter().position(|(q, _)| *q == p);
+                self.stones.remove(i.ok_or(Refusal::NoStone(at))?);
+                out.extend_from_slice(b"OK\n");
+                Ok(())
+            }
+            Command::Board => {
+                self.block = Some(Block::default());
+                Ok(())
+            }
+            Command::Done => Err(Refusal::Done),
+            Command::About => {
+                out.extend_from_slice(ABOUT.as_bytes());
+                Ok(())
+            }
+            // Both answered by `handle` before it gets here.
+            Command::Info { .. } | Command::End => Ok(()),
+        }
+    }
+
+    fn start(&mut self, width: u32, height: u32, out: &mut Vec<u8>) -> Result<(), Refusal> {
+        let size = u32::from(SIZE);
+        if (width, height) != (size, size) {
+            return Err(Refusal::Size(width, height));
+        }
+        self.started = true;
+        self.new_game();
+        out.extend_from_slice(b"OK\n");
+        Ok(())
+    }
+
+    fn new_game(&mut self) {
+        self.stones.clear();
+        self.fresh = true;
+    }
+
+    fn ensure_started(&self) -> Result<(), Refusal> {
+        if self.started {
+            Ok(())
+        } else {
+            Err(Refusal::NotStarted)
+        }
+    }
+
+    fn empty_point(&self, at: Coord) -> Result<Point, Refusal> {
+        self.ensure_started()?;
+        let p = at.point().ok_or(Refusal::OffBoard(at))?;
+        if self.stones.iter().any(|(q, _)| *q == p) {
+            return Err(Refusal::Occupied(at));
+        }
+        Ok(p)
+    }
+
+    fn done<B: Brain + ?Sized>(
+        &mut self,
+        block: Block,
+        brain: &mut B,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Refusal> {
+        if let Some(problem) = block.problem {
+            return Err(problem);
+        }
+        self.ensure_started()?;
+        if block.stones.len() >= Point::COUNT {
+            return Err(Refusal::Full);
+        }
+        self.stones = block.stones;
+        self.play(brain, out)
+    }
+
+    /// Asks the brain for a move, plays it and writes it.
+    fn play<B: Brain + ?Sized>(&mut self, brain: &mut B, out: &mut Vec<u8>) -> Result<(), Refusal> {
+        if self.fresh {
+            brain.new_game(self.brain_memory());
+            self.fresh = false;
+        }
+        let (board, me) = self.board();
+        let offered = brain.choose(&board, me, self.rule, self.budget());
+        let p = match offered.filter(|&p| board.get(p).is_none()) {
+            Some(p) => p,
+            None => {
+                let p = nearest_centre(&board).ok_or(Refusal::Full)?;
+                let offered = offered.map_or("none".to_string(), |q| q.to_string());
+                reply(
+                    out,
+                    "DEBUG",
+                    format_args!("the brain offered {offered}: overruled"),
+                );
+                p
+            }
+        };
+        self.stones.push((p, Side::Own));
+        write_move(out, p);
+        Ok(())
+    }
+
+    /// The position in two colours, and the brain's colour.
+    fn board(&self) -> (Board, Player) {
+        let count = |side| self.stones.iter().filter(|(_, s)| *s == side).count();
+        let me = if count(Side::Own) < count(Side::Opponent) {
+            Player::White
+        } else {
+            Player::Black
+        };
+        let mut board = Board::new();
+        for &(p, side) in &self.stones {
+            board.place(p, if side == Side::Own { me } else { me.opponent() });
+        }
+        (board, me)
+    }
+
+    /// Follows `INFO key value`; a line cut off (not `whole`) is
+    /// refused unless its key is ignored anyway (a long `folder`).
+    fn info(
+        &mut self,
+        key: &[u8],
+        value: &[u8],
+        whole: bool,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Refusal> {
+        const KEYS: [&str; 7] = [
+            "timeout_turn",
+            "timeout_match",
+            "time_left",
+            "max_memory",
+            "rule",
+            "max_node",
+            "max_depth",
+        ];
+        // Unknown keys, `game_type`, `evaluate` and `folder` change nothing.
+        let Some(name) = KEYS
+            .into_iter()
+            .find(|k| key.eq_ignore_ascii_case(k.as_bytes()))
+        else {
+            return Ok(());
+        };
+        if !whole {
+            return Err(Refusal::TooLong);
+        }
+        let n = parse::integer(value).ok_or(Refusal::Info(name))?;
+        let ms = |n: i64| Duration::from_millis(n.max(0).unsigned_abs());
+        match name {
+            "time_left" => self.clock.left = Some(ms(n)),
+            // A limit of 0 or less is no limit.
+            "max_node" => self.nodes = u64::try_from(n).ok().filter(|n| *n > 0),
+            "max_depth" => {
+                self.depth = (n > 0).then(|| u32::try_from(n).unwrap_or(u32::MAX));
+            }
+            _ if n < 0 => return Err(Refusal::Info(name)),
+            "timeout_turn" => self.clock.turn = Some(ms(n)),
+            "timeout_match" => self.clock.matches = Some(ms(n)),
+            "max_memory" => {
+                let max = (n > 0).then_some(n.unsigned_abs());
+                self.fresh |= max != self.max_memory;
+                self.max_memory = max;
+            }
+            _ => {
+                let (rule, note) = rule_of(n.unsigned_abs());
+                self.rule = rule;
+                if let Some(note) = note {
+                    reply(out, "MESSAGE", note);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Block {
+    fn add(&mut self, at: Coord, field: u8) {
+        if self.problem.is_some() {
+            return;
+        }
+        let side = match field {
+            1 => Side::Own,
+            2 => Side::Opponent,
+            _ => Side::Line,
+        };
+        match at.point() {
+            None => self.problem = Some(Refusal::OffBoard(at)),
+            Some(p) if self.stones.iter().any(|(q, _)| *q == p) => {
+                self.problem = Some(Refusal::Twice(at));
+            }
+            Some(p) => self.stones.push((p, side)),
+        }
+    }
+}
+
+/// The rule for `INFO rule` bits (1 exactly five, 2 continuous game, 4
+/// renju, 8 caro), and a note if it is not the one asked for.
+pub fn rule_of(bits: u64) -> (Rule, Option<&'static str>) {
+    const EXACT: u64 = 1;
+    const RENJU: u64 = 4;
+    const CARO: u64 = 8;
+    if bits & CARO != 0 {
+        (Rule::Caro, None)
+    } else if bits & RENJU != 0 {
+        let note = "renju is not supported: playing exactly five, without forbidden moves";
+        (Rule::Exact, Some(note))
+    } else if bits & EXACT != 0 {
+        (Rule::Exact, None)
+    } else {
+        (Rule::Freestyle, None)
+    }
+}
+
+fn nearest_centre(board: &Board) -> Option<Point> {
+    Point::all()
+        .filter(|&p| board.get(p).is_none())
+        .min_by_key(|p| {
+            let d = |n: u8| (i32::from(n) - 10).pow(2);
+            d(p.column().number()) + d(p.row().number())
+        })
+}
+
+fn write_move(out: &mut Vec<u8>, p: Point) {
+    let Coord { x, y } = Coord::of(p);
+    reply(out, "", format_args!("{x},{y}"));
+}
+
+/// Appends `kind message\n` (or just `message\n` for an empty kind).
+fn reply(out: &mut Vec<u8>, kind: &str, message: impl Display) {
+    let space = if kind.is_empty() { "" } else { " " };
+    // Writing to a vector cannot fail.
+    let _ = writeln!(out, "{kind}{space}{message}");
+}

@@ -1,0 +1,555 @@
+//! The protocol in-process: every command against brains that record what
+//! they are asked and answer from a script.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use super::{Brain, Budget, OnePly, run};
+use crate::board::Board;
+use crate::player::Player;
+use crate::point::Point;
+use crate::rule::Rule;
+
+/// One `choose` call as the brain saw it.
+#[derive(Clone, Debug)]
+struct Asked {
+    board: Board,
+    to_move: Player,
+    rule: Rule,
+    budget: Budget,
+}
+
+/// Answers from `script` (then falls back to [`OnePly`]) and records
+/// everything it is told.
+#[derive(Default)]
+struct Recorder {
+    script: VecDeque<Option<Point>>,
+    asked: Vec<Asked>,
+    new_games: Vec<Option<u64>>,
+}
+
+impl Brain for Recorder {
+    fn new_game(&mut self, memory_bytes: Option<u64>) {
+        self.new_games.push(memory_bytes);
+    }
+
+    fn choose(
+        &mut self,
+        board: &Board,
+        to_move: Player,
+        rule: Rule,
+        budget: Budget,
+    ) -> Option<Point> {
+        self.asked.push(Asked {
+            board: board.clone(),
+            to_move,
+            rule,
+            budget,
+        });
+        match self.script.pop_front() {
+            Some(answer) => answer,
+            None => OnePly.choose(board, to_move, rule, budget),
+        }
+    }
+}
+
+fn point(name: &str) -> Point {
+    name.parse().expect("a point")
+}
+
+/// The output for `input`, and the brain afterwards.
+fn talk_with(mut brain: Recorder, input: &str) -> (String, Recorder) {
+    let mut out = Vec::new();
+    run(&mut brain, input.as_bytes(), &mut out).expect("in-memory I/O cannot fail");
+    (String::from_utf8(out).expect("replies are text"), brain)
+}
+
+fn talk(input: &str) -> (String, Recorder) {
+    talk_with(Recorder::default(), input)
+}
+
+/// A brain that plays `moves` (our names) in turn.
+fn scripted(moves: &[&str]) -> Recorder {
+    Recorder {
+        script: moves.iter().map(|m| Some(point(m))).collect(),
+        ..Recorder::default()
+    }
+}
+
+/// Checks the replies to `input`, given as (`line`, `expected reply`).
+fn check(cases: &[(&str, &str)]) {
+    for (input, expected) in cases {
+        let (got, _) = talk(input);
+        assert_eq!(got, *expected, "input {input:?}");
+    }
+}
+
+#[test]
+fn start_accepts_only_19() {
+    check(&[
+        ("START 19\n", "OK\n"),
+        ("start 19\r\n", "OK\n"),
+        (
+            "START 20\n",
+            "ERROR only the 19x19 board is supported, not 20x20\n",
+        ),
+        (
+            "START 15\n",
+            "ERROR only the 19x19 board is supported, not 15x15\n",
+        ),
+        (
+            "START 0\n",
+            "ERROR only the 19x19 board is supported, not 0x0\n",
+        ),
+        ("START\n", "ERROR START takes a board size\n"),
+        ("START nineteen\n", "ERROR START takes a board size\n"),
+        ("RECTSTART 19,19\n", "OK\n"),
+        (
+            "RECTSTART 20,19\n",
+            "ERROR only the 19x19 board is supported, not 20x19\n",
+        ),
+    ]);
+}
+
+#[test]
+fn moves_before_start_are_refused() {
+    let refused = "ERROR no board yet: START 19 first\n";
+    for input in [
+        "BEGIN\n",
+        "TURN 1,1\n",
+        "PLAY 1,1\n",
+        "TAKEBACK 1,1\n",
+        "RESTART\n",
+        "BOARD\n1,1,1\nDONE\n",
+    ] {
+        let (got, brain) = talk(input);
+        assert_eq!(got, refused, "input {input:?}");
+        assert!(
+            brain.asked.is_empty(),
+            "input {input:?}: the brain was asked"
+        );
+    }
+    // A failed START does not start either.
+    let (got, _) = talk("START 20\nBEGIN\n");
+    assert_eq!(
+        got,
+        format!("ERROR only the 19x19 board is supported, not 20x20\n{refused}")
+    );
+}
+
+#[test]
+fn the_corners_map_both_ways() {
+    for (gomocup, ours) in [
+        ("0,0", "A19"),
+        ("18,0", "S19"),
+        ("0,18", "A1"),
+        ("18,18", "S1"),
+    ] {
+        // The opponent's stone arrives as Gomocup's x,y...
+        let (got, brain) = talk_with(scripted(&["J10"]), &format!("START 19\nTURN {gomocup}\n"));
+        assert_eq!(got, "OK\n9,9\n", "TURN {gomocup}");
+        let seen = &brain.asked[0].board;
+        assert_eq!(
+            seen.get(point(ours)),
+            Some(Player::Black),
+            "TURN {gomocup}: {ours}"
+        );
+        assert_eq!(seen.stones(), 1);
+        // ...and ours leaves as Gomocup's.
+        let (got, _) = talk_with(scripted(&[ours]), "START 19\nBEGIN\n");
+        assert_eq!(got, format!("OK\n{gomocup}\n"), "our move {ours}");
+    }
+}
+
+#[test]
+fn colours_follow_who_began() {
+    let (_, brain) = talk("START 19\nBEGIN\nTURN 1,1\n");
+    let colours: Vec<Player> = brain.asked.iter().map(|a| a.to_move).collect();
+    assert_eq!(colours, [Player::Black, Player::Black]);
+    let (_, brain) = talk_with(scripted(&["J10", "J11"]), "START 19\nTURN 1,1\nTURN 2,2\n");
+    let colours: Vec<Player> = brain.asked.iter().map(|a| a.to_move).collect();
+    assert_eq!(colours, [Player::White, Player::White]);
+    let second = &brain.asked[1].board;
+    assert_eq!(second.stones(), 3);
+    assert_eq!(second.get(point("B18")), Some(Player::Black));
+    assert_eq!(second.get(point("C17")), Some(Player::Black));
+}
+
+#[test]
+fn bad_turns_are_errors_that_change_nothing() {
+    let (got, brain) = talk_with(
+        scripted(&["A1", "B1"]),
+        "START 19\nBEGIN\nTURN 0,18\nTURN 19,0\nTURN 0,19\nTURN 5\nTURN 1,1\n",
+    );
+    let expected = "OK\n0,18\nERROR 0,18 is taken\nERROR 19,0 is off the 19x19 board\n\
+                    ERROR 0,19 is off the 19x19 board\nERROR TURN takes x,y\n1,18\n";
+    assert_eq!(got, expected);
+    assert_eq!(
+        brain.asked.len(),
+        2,
+        "the brain is asked only for good turns"
+    );
+    assert_eq!(brain.asked[1].board.stones(), 2);
+}
+
+#[test]
+fn a_brain_that_offers_a_taken_point_or_none_is_overruled() {
+    let mut brain = scripted(&["J10"]);
+    brain.script.push_back(Some(point("J10")));
+    brain.script.push_back(None);
+    let (got, brain) = talk_with(brain, "START 19\nBEGIN\nTURN 0,0\nTURN 1,0\n");
+    let lines: Vec<&str> = got.lines().collect();
+    assert_eq!(lines[..2], ["OK", "9,9"]);
+    assert_eq!(lines[2], "DEBUG the brain offered J10: overruled");
+    assert_eq!(lines[4], "DEBUG the brain offered none: overruled");
+    let played = [lines[3], lines[5]];
+    for (i, m) in played.iter().enumerate() {
+        let board = &brain.asked[i + 1].board;
+        let p = m.split_once(',').and_then(|(x, y)| {
+            super::coord::Coord {
+                x: x.parse().ok()?,
+                y: y.parse().ok()?,
+            }
+            .point()
+        });
+        let p = p.unwrap_or_else(|| panic!("{m} is not a move"));
+        assert_eq!(board.get(p), None, "{m} was taken");
+    }
+    assert_ne!(played[0], played[1]);
+}
+
+#[test]
+fn board_sets_the_position_and_the_colours() {
+    let input = "START 19\nBOARD\n9,9,1\r\n10,10,2\n\n0,0,3\n8,8,2\nDONE\n";
+    let (got, brain) = talk_with(scripted(&["A1"]), input);
+    assert_eq!(got, "OK\n0,18\n");
+    let asked = &brain.asked[0];
+    // One own stone, two of the opponent's: the brain plays White.
+    assert_eq!(asked.to_move, Player::White);
+    let b = &asked.board;
+    assert_eq!(b.stones(), 4);
+    assert_eq!(b.get(point("J10")), Some(Player::White));
+    assert_eq!(b.get(point("K9")), Some(Player::Black));
+    assert_eq!(b.get(point("I11")), Some(Player::Black));
+    // A winning-line stone is nobody's to use: shown as the opponent's.
+    assert_eq!(b.get(point("A19")), Some(Player::Black));
+}
+
+#[test]
+fn board_replaces_the_position_and_an_empty_one_lets_the_brain_begin() {
+    let (_, brain) = talk("START 19\nBEGIN\nTURN 3,3\nBOARD\nDONE\n");
+    assert_eq!(brain.asked[2].board.stones(), 0);
+    assert_eq!(brain.asked[2].to_move, Player::Black);
+}
+
+#[test]
+fn a_bad_board_is_one_error_at_done_and_changes_nothing() {
+    let cases = [
+        (
+            "1,1,4",
+            "ERROR a BOARD line is x,y,field with field 1, 2 or 3, or DONE",
+        ),
+        (
+            "1,1",
+            "ERROR a BOARD line is x,y,field with field 1, 2 or 3, or DONE",
+        ),
+        (
+            "TURN 1,1",
+            "ERROR a BOARD line is x,y,field with field 1, 2 or 3, or DONE",
+        ),
+        ("19,1,1", "ERROR 19,1 is off the 19x19 board"),
+        ("2,2,2", "ERROR 2,2 is given twice"),
+    ];
+    for (bad, error) in cases {
+        let input = format!("START 19\nBOARD\n2,2,1\n{bad}\n3,3,2\nDONE\nBEGIN\n");
+        let (got, brain) = talk_with(scripted(&["J10"]), &input);
+        assert_eq!(got, format!("OK\n{error}\n9,9\n"), "line {bad:?}");
+        assert_eq!(brain.asked.len(), 1);
+        assert_eq!(
+            brain.asked[0].board.stones(),
+            0,
+            "line {bad:?}: the board changed"
+        );
+    }
+}
+
+#[test]
+fn end_ends_even_inside_a_board() {
+    let (got, brain) = talk("START 19\nBOARD\n1,1,1\nEND\nDONE\nBEGIN\n");
+    assert_eq!(got, "OK\n");
+    assert!(brain.asked.is_empty());
+}
+
+#[test]
+fn done_without_board_is_an_error() {
+    check(&[("START 19\nDONE\n", "OK\nERROR DONE without BOARD\n")]);
+}
+
+#[test]
+fn takeback_removes_a_stone_of_either_side() {
+    let input = "START 19\nBEGIN\nTURN 0,0\nTAKEBACK 9,8\nTAKEBACK 0,0\nTAKEBACK 0,0\nTAKEBACK 30,0\n\
+                 BEGIN\nTAKEBACK 9,9\nBEGIN\n";
+    let (got, brain) = talk_with(scripted(&["J10", "J11", "A1"]), input);
+    let expected = "OK\n9,9\n9,8\nOK\nOK\nERROR there is no stone at 0,0\n\
+                    ERROR 30,0 is off the 19x19 board\n\
+                    ERROR BEGIN needs an empty board; send a position with BOARD\nOK\n0,18\n";
+    assert_eq!(got, expected);
+    assert_eq!(brain.asked[2].board.stones(), 0);
+}
+
+#[test]
+fn restart_and_start_begin_a_new_game_for_the_brain() {
+    let input = "START 19\nBEGIN\nRESTART\nBEGIN\nSTART 19\nTURN 4,4\n";
+    let (got, brain) = talk_with(scripted(&["J10", "J10", "J10"]), input);
+    assert_eq!(got, "OK\n9,9\nOK\n9,9\nOK\n9,9\n");
+    assert_eq!(brain.new_games.len(), 3);
+    assert_eq!(brain.asked[1].board.stones(), 0);
+}
+
+#[test]
+fn play_places_our_stone_where_told() {
+    let (got, brain) = talk("START 19\nPLAY 3,4\nTURN 3,4\nTURN 5,5\n");
+    assert_eq!(
+        got.lines().take(3).collect::<Vec<_>>(),
+        ["OK", "3,4", "ERROR 3,4 is taken"]
+    );
+    assert_eq!(brain.asked[0].board.get(point("D15")), Some(Player::Black));
+}
+
+#[test]
+fn info_sets_the_budget_the_brain_gets() {
+    let input = "START 19\nINFO timeout_turn 1000\nINFO max_node 5000\nINFO max_depth 7\nBEGIN\n\
+                 INFO timeout_match 100000\nINFO time_left 10000\nTURN 0,0\n\
+                 INFO max_node 0\nINFO max_depth -1\nINFO timeout_turn 0\nTURN 1,0\n";
+    let (got, brain) = talk(input);
+    assert_eq!(got.lines().count(), 4, "INFO gets no reply: {got}");
+    let budgets: Vec<Budget> = brain.asked.iter().map(|a| a.budget).collect();
+    let ms = |n| Some(Duration::from_millis(n));
+    assert_eq!(
+        budgets,
+        [
+            Budget {
+                time: ms(900),
+                nodes: Some(5000),
+                depth: Some(7)
+            },
+            // 10 s left over 25 moves: 400 ms, less a 40 ms margin.
+            Budget {
+                time: ms(360),
+                nodes: Some(5000),
+                depth: Some(7)
+            },
+            Budget {
+                time: ms(0),
+                nodes: None,
+                depth: None
+            },
+        ]
+    );
+}
+
+#[test]
+fn the_default_budget_is_a_few_seconds() {
+    let (_, brain) = talk("START 19\nBEGIN\n");
+    let time = brain.asked[0].budget.time.expect("a time limit");
+    assert!(
+        time > Duration::ZERO && time < Duration::from_secs(10),
+        "{time:?}"
+    );
+}
+
+#[test]
+fn info_max_memory_reaches_the_brain_less_a_reserve() {
+    let input = "INFO max_memory 83886080\nSTART 19\nBEGIN\nINFO max_memory 1000\nTURN 0,0\n\
+                 INFO max_memory 1000\nTURN 1,0\nINFO max_memory 0\nTURN 2,0\n";
+    let (_, brain) = talk(input);
+    assert_eq!(
+        brain.new_games,
+        [Some(83_886_080 - (8 << 20)), Some(500), None]
+    );
+}
+
+#[test]
+fn info_rule_bits_choose_the_rule() {
+    let cases: &[(u64, Rule, &str)] = &[
+        (0, Rule::Freestyle, ""),
+        (1, Rule::Exact, ""),
+        (2, Rule::Freestyle, ""),
+        (3, Rule::Exact, ""),
+        (8, Rule::Caro, ""),
+        (9, Rule::Caro, ""),
+        (
+            4,
+            Rule::Exact,
+            "MESSAGE renju is not supported: playing exactly five, without forbidden moves\n",
+        ),
+        (
+            5,
+            Rule::Exact,
+            "MESSAGE renju is not supported: playing exactly five, without forbidden moves\n",
+        ),
+    ];
+    for &(bits, rule, message) in cases {
+        let (got, brain) = talk(&format!("START 19\nINFO rule {bits}\nBEGIN\n"));
+        assert_eq!(got, format!("OK\n{message}9,9\n"), "rule {bits}");
+        assert_eq!(brain.asked[0].rule, rule, "rule {bits}");
+    }
+}
+
+#[test]
+fn info_keys_that_are_unknown_or_ignored_get_no_reply() {
+    let input = "INFO game_type 1\nINFO evaluate 3,4\nINFO folder C:\\brains\\x y\nINFO colour red\n\
+                 INFO TIMEOUT_TURN 2000\nINFO time_left -5\n";
+    check(&[(input, "")]);
+}
+
+#[test]
+fn info_with_a_bad_number_is_an_error() {
+    check(&[
+        (
+            "INFO timeout_turn soon\n",
+            "ERROR INFO timeout_turn takes a whole number\n",
+        ),
+        (
+            "INFO timeout_turn -1\n",
+            "ERROR INFO timeout_turn takes a whole number\n",
+        ),
+        ("INFO rule\n", "ERROR INFO rule takes a whole number\n"),
+        (
+            "INFO max_memory 1.5e9\n",
+            "ERROR INFO max_memory takes a whole number\n",
+        ),
+        ("INFO\n", "ERROR INFO takes a key and a value\n"),
+    ]);
+}
+
+#[test]
+fn about_names_the_brain_and_its_version() {
+    let version = env!("CARGO_PKG_VERSION");
+    let (got, _) = talk("ABOUT\n");
+    assert_eq!(
+        got,
+        format!(
+            "name=\"gomoku-mist\", version=\"{version}\", author=\"gomoku-mist developers\", \
+             country=\"n/a\", www=\"n/a\"\n"
+        )
+    );
+}
+
+#[test]
+fn unknown_words_get_unknown_and_blank_lines_nothing() {
+    check(&[
+        ("HELLO there\n", "UNKNOWN HELLO is not a command\n"),
+        ("SWAP2BOARD\r\n", "UNKNOWN SWAP2BOARD is not a command\n"),
+        ("été\n", "UNKNOWN \\xc3\\xa9t\\xc3\\xa9 is not a command\n"),
+        ("\n\r\n  \n\t\r\n", ""),
+    ]);
+}
+
+#[test]
+fn end_stops_reading_and_the_end_of_input_stops_too() {
+    let (got, brain) = talk("START 19\nEND\nBEGIN\n");
+    assert_eq!(got, "OK\n");
+    assert!(brain.asked.is_empty());
+    let (got, _) = talk("START 19\nBEGIN");
+    assert_eq!(got, "OK\n9,9\n", "a last line without a newline is a line");
+}
+
+#[test]
+fn a_line_too_long_is_an_error_but_a_long_info_folder_is_ignored() {
+    let long = "TURN 1,1".to_string() + &" ".repeat(super::MAX_LINE) + "x\n";
+    let (got, brain) = talk(&format!("START 19\n{long}"));
+    assert_eq!(
+        got,
+        format!("OK\nERROR a line is at most {} bytes\n", super::MAX_LINE)
+    );
+    assert!(brain.asked.is_empty());
+    let folder = "INFO folder ".to_string() + &"d".repeat(3 * super::MAX_LINE) + "\n";
+    check(&[(&folder, "")]);
+}
+
+#[test]
+fn a_turn_that_fills_the_board_is_refused() {
+    // Every point but the last two, in an order no line of five can form
+    // in: the position itself does not matter to the protocol.
+    let mut input = String::from("START 19\nBOARD\n");
+    let points: Vec<Point> = Point::all().collect();
+    for (i, p) in points[..Point::COUNT - 2].iter().enumerate() {
+        let c = super::coord::Coord::of(*p);
+        input += &format!("{},{},{}\n", c.x, c.y, 1 + i % 2);
+    }
+    let last = super::coord::Coord::of(points[Point::COUNT - 1]);
+    input += &format!("DONE\nTURN {},{}\n", last.x, last.y);
+    let (got, _) = talk_with(scripted(&["R19"]), &input);
+    let second_last = super::coord::Coord::of(points[Point::COUNT - 2]);
+    assert_eq!(
+        got,
+        format!(
+            "OK\n{},{}\nERROR no empty point is left\n",
+            second_last.x, second_last.y
+        )
+    );
+}
+
+/// Thinks for its whole time budget, then plays as [`OnePly`].
+struct Sleeper {
+    budgets: Vec<Budget>,
+}
+
+impl Brain for Sleeper {
+    fn new_game(&mut self, _memory_bytes: Option<u64>) {}
+
+    fn choose(
+        &mut self,
+        board: &Board,
+        to_move: Player,
+        rule: Rule,
+        budget: Budget,
+    ) -> Option<Point> {
+        self.budgets.push(budget);
+        std::thread::sleep(budget.time.unwrap_or_default());
+        OnePly.choose(board, to_move, rule, budget)
+    }
+}
+
+#[test]
+fn a_brain_that_spends_its_whole_budget_is_given_less_than_the_limits() {
+    let input = "START 19\nINFO timeout_turn 200\nBEGIN\nINFO timeout_match 60000\nINFO time_left 1000\n\
+                 TURN 0,0\nINFO time_left 0\nTURN 1,0\n";
+    let mut brain = Sleeper {
+        budgets: Vec::new(),
+    };
+    let mut out = Vec::new();
+    run(&mut brain, input.as_bytes(), &mut out).expect("in-memory I/O cannot fail");
+    let replies = String::from_utf8(out).expect("replies are text");
+    assert_eq!(replies.lines().count(), 4, "every move answered: {replies}");
+    let limits = [200, 1000 / 25, 0];
+    for (budget, limit) in brain.budgets.iter().zip(limits) {
+        let time = budget.time.expect("a time limit");
+        assert!(
+            time < Duration::from_millis(limit) || time.is_zero(),
+            "{time:?} for a limit of {limit} ms"
+        );
+    }
+}
+
+#[test]
+fn a_cut_off_info_with_a_value_that_counts_is_refused() {
+    let line = "INFO timeout_turn 1000".to_string() + &" ".repeat(super::MAX_LINE) + "9\n";
+    let (got, _) = talk(&line);
+    assert_eq!(
+        got,
+        format!("ERROR a line is at most {} bytes\n", super::MAX_LINE)
+    );
+}
+
+#[test]
+fn a_cut_off_board_line_is_reported_at_done() {
+    let line = "1,1,1".to_string() + &" ".repeat(super::MAX_LINE) + "\n";
+    let (got, brain) = talk(&format!("START 19\nBOARD\n{line}DONE\n"));
+    assert_eq!(
+        got,
+        format!("OK\nERROR a line is at most {} bytes\n", super::MAX_LINE)
+    );
+    assert!(brain.asked.is_empty());
+}

@@ -1,0 +1,360 @@
+//! The Gomocup brain as a manager sees it: `pbrain-gomoku-mist` started
+//! with no arguments and driven through pipes.
+//!
+//! Transcripts in `tests/gomocup/*.txt` hold a conversation: `> line` is
+//! sent (ended CR LF, as managers do), `< line` is the reply expected,
+//! `< MOVE` any move `x,y` on the board (the moves are the brain's to
+//! choose, so they are checked for form here and for legality by the
+//! whole-game tests), `{version}` in a reply stands for the crate's
+//! version, and `#` lines are comments.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::thread;
+
+use gomoku_mist::board::Board;
+use gomoku_mist::player::Player;
+use gomoku_mist::point::{Column, Point, Row};
+use gomoku_mist::rule::Rule;
+
+use crate::common::{HANG, diff};
+
+const BRAIN: &str = env!("CARGO_BIN_EXE_pbrain-gomoku-mist");
+
+macro_rules! transcripts {
+    ($($name:ident),* $(,)?) => {
+        const TRANSCRIPTS: &[&str] = &[$(stringify!($name)),*];
+        $(
+            #[test]
+            fn $name() {
+                check_transcript(include_str!(concat!("../gomocup/", stringify!($name), ".txt")));
+            }
+        )*
+    };
+}
+
+transcripts!(
+    about,
+    before_start,
+    blank_lines,
+    board_block,
+    end_stops_reading,
+    info,
+    malformed,
+    start,
+    takeback_and_restart,
+    unknown,
+);
+
+#[test]
+fn every_transcript_file_has_its_test() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/gomocup");
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .expect("read tests/gomocup")
+        .filter_map(|entry| {
+            let name = entry.ok()?.file_name().into_string().ok()?;
+            name.strip_suffix(".txt").map(str::to_string)
+        })
+        .collect();
+    files.sort();
+    assert_eq!(
+        files, TRANSCRIPTS,
+        "add each tests/gomocup/*.txt to transcripts!()"
+    );
+}
+
+/// Sends every `>` line at once, then checks the replies and a clean exit.
+fn check_transcript(transcript: &str) {
+    let mut input = Vec::new();
+    let mut expected = Vec::new();
+    for line in transcript.lines() {
+        if let Some(sent) = line.strip_prefix('>') {
+            input.extend_from_slice(sent.strip_prefix(' ').unwrap_or(sent).as_bytes());
+            input.extend_from_slice(b"\r\n");
+        } else if let Some(reply) = line.strip_prefix('<') {
+            let reply = reply.strip_prefix(' ').unwrap_or(reply);
+            expected.push(reply.replace("{version}", env!("CARGO_PKG_VERSION")));
+        } else {
+            assert!(
+                line.is_empty() || line.starts_with('#'),
+                "not a transcript line: {line:?}"
+            );
+        }
+    }
+    let (stdout, code) = run_brain(&input);
+    let got = String::from_utf8(stdout).expect("replies are text");
+    // Each `< MOVE` takes the shape of the move made, so a diff shows only
+    // what is really wrong.
+    let got_lines: Vec<&str> = got.lines().collect();
+    let wanted: Vec<String> = expected
+        .iter()
+        .enumerate()
+        .map(|(i, e)| match got_lines.get(i) {
+            Some(line) if e == "MOVE" && move_point(line).is_some() => (*line).to_string(),
+            _ => e.clone(),
+        })
+        .collect();
+    let mut wanted = wanted.join("\n");
+    if !wanted.is_empty() {
+        wanted.push('\n');
+    }
+    if let Some(d) = diff(wanted.as_bytes(), got.as_bytes()) {
+        panic!("the replies differ from the transcript:\n{d}");
+    }
+    assert_eq!(code, Some(0), "the brain exits with 0");
+}
+
+/// Runs the brain on all of `input`, then end of input; stdout and exit
+/// code, or a failed test if it does not end within [`HANG`].
+fn run_brain(input: &[u8]) -> (Vec<u8>, Option<i32>) {
+    let mut child = spawn_brain();
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let input = input.to_vec();
+    // The brain stops reading at END, so a failed write is no error.
+    let writer = thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let mut stdout = child.stdout.take().expect("stdout is piped");
+    let (done, finished) = mpsc::channel();
+    thread::spawn(move || {
+        let mut out = Vec::new();
+        let _ = done.send(stdout.read_to_end(&mut out).map(|_| out));
+    });
+    let Ok(Ok(out)) = finished.recv_timeout(HANG) else {
+        let _ = child.kill();
+        panic!("the brain did not finish within {HANG:?}");
+    };
+    let _ = writer.join();
+    let status = child.wait().expect("wait for the brain");
+    (out, status.code())
+}
+
+fn spawn_brain() -> Child {
+    Command::new(BRAIN)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the brain")
+}
+
+/// The point of a move reply `x,y` in Gomocup coordinates.
+fn move_point(line: &str) -> Option<Point> {
+    let (x, y) = line.split_once(',')?;
+    let (x, y): (u8, u8) = (x.parse().ok()?, y.parse().ok()?);
+    Some(Point::new(
+        Column::new(x + 1)?,
+        Row::new(19u8.checked_sub(y)?)?,
+    ))
+}
+
+fn gomocup(p: Point) -> String {
+    format!("{},{}", p.column().number() - 1, 19 - p.row().number())
+}
+
+/// A manager that waits for each reply, as Piskvork does.
+struct Manager {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Manager {
+    fn start() -> Manager {
+        let mut child = spawn_brain();
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let (send, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Manager {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+        }
+    }
+
+    fn send(&mut self, command: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        write!(stdin, "{command}\r\n").expect("send a command");
+        stdin.flush().expect("flush a command");
+    }
+
+    /// The next reply that is not a `MESSAGE` or `DEBUG` line. Waiting at
+    /// most [`HANG`] is a liveness check, not a speed test.
+    fn reply(&self) -> String {
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(HANG)
+                .unwrap_or_else(|_| panic!("no reply within {HANG:?}"));
+            if !(line.starts_with("MESSAGE") || line.starts_with("DEBUG")) {
+                return line;
+            }
+        }
+    }
+
+    fn exchange(&mut self, command: &str) -> String {
+        self.send(command);
+        self.reply()
+    }
+
+    /// Sends END and waits for the exit code.
+    fn end(mut self) -> Option<i32> {
+        self.send("END");
+        self.close()
+    }
+
+    fn close(mut self) -> Option<i32> {
+        drop(self.stdin.take());
+        let (done, finished) = mpsc::channel();
+        let mut child = self.child;
+        thread::spawn(move || {
+            let _ = done.send(child.wait());
+        });
+        match finished.recv_timeout(HANG) {
+            Ok(Ok(status)) => status.code(),
+            _ => panic!("the brain did not exit within {HANG:?}"),
+        }
+    }
+}
+
+/// The manager's own moves: every point, in an order that spreads them
+/// over the board and is the same on every run.
+fn manager_moves() -> impl Iterator<Item = Point> {
+    // 7 and 361 are coprime, so this visits every point once.
+    (0..Point::COUNT).filter_map(|i| Point::all().nth((i * 7 + 180) % Point::COUNT))
+}
+
+/// Plays one whole game, the manager's moves from [`manager_moves`], and
+/// checks every reply is a legal move; returns how the game ended.
+fn play_game(manager: &mut Manager, brain_first: bool, rule: Rule) -> &'static str {
+    let mut board = Board::new();
+    let (brain, other) = if brain_first {
+        (Player::Black, Player::White)
+    } else {
+        (Player::White, Player::Black)
+    };
+    let mut ours = manager_moves();
+    let mut command = if brain_first {
+        "BEGIN".to_string()
+    } else {
+        String::new()
+    };
+    loop {
+        if command.is_empty() {
+            let Some(p) = ours.find(|p| board.get(*p).is_none()) else {
+                return "a full board";
+            };
+            assert!(board.place(p, other));
+            if rule.wins(&board, p) {
+                return "the manager won";
+            }
+            if board.is_full() {
+                return "a full board";
+            }
+            command = format!("TURN {}", gomocup(p));
+        }
+        let reply = manager.exchange(&command);
+        let p = move_point(&reply).unwrap_or_else(|| panic!("{command}: {reply:?} is not a move"));
+        assert!(
+            board.place(p, brain),
+            "{command}: the brain played on a taken point {reply}"
+        );
+        if rule.wins(&board, p) {
+            return "the brain won";
+        }
+        if board.is_full() {
+            return "a full board";
+        }
+        command.clear();
+    }
+}
+
+#[test]
+fn whole_games_against_a_manager_that_waits_for_each_reply() {
+    let mut manager = Manager::start();
+    assert_eq!(manager.exchange("START 19"), "OK");
+    manager.send("INFO timeout_turn 2000");
+    manager.send("INFO timeout_match 600000");
+    manager.send("INFO time_left 600000");
+    manager.send("INFO max_memory 83886080");
+    for (brain_first, rule, bits) in [
+        (true, Rule::Freestyle, 0),
+        (false, Rule::Freestyle, 0),
+        (true, Rule::Exact, 1),
+        (false, Rule::Caro, 8),
+    ] {
+        manager.send(&format!("INFO rule {bits}"));
+        let ending = play_game(&mut manager, brain_first, rule);
+        // The manager plays without a plan; a brain that blocks and wins
+        // beats it.
+        assert_eq!(
+            ending, "the brain won",
+            "brain first: {brain_first}, {rule:?}"
+        );
+        assert_eq!(manager.exchange("RESTART"), "OK");
+    }
+    assert_eq!(manager.end(), Some(0));
+}
+
+#[test]
+fn a_game_continued_from_a_board_with_lf_lines() {
+    let mut manager = Manager::start();
+    let stdin = manager.stdin.as_mut().expect("stdin is open");
+    stdin
+        .write_all(b"START 19\nBOARD\n9,9,2\n10,10,1\n9,10,2\nDONE\n")
+        .expect("send a position");
+    stdin.flush().expect("flush");
+    assert_eq!(manager.reply(), "OK");
+    let reply = manager.reply();
+    let p = move_point(&reply).unwrap_or_else(|| panic!("{reply:?} is not a move"));
+    for taken in ["9,9", "10,10", "9,10"] {
+        assert_ne!(reply, taken, "the brain played on a stone");
+    }
+    assert_eq!(
+        manager.exchange(&format!("TURN {reply}")),
+        format!("ERROR {reply} is taken"),
+        "the brain's own move is on the board"
+    );
+    let next = manager.exchange("TURN 0,0");
+    let q = move_point(&next).unwrap_or_else(|| panic!("{next:?} is not a move"));
+    assert_ne!(p, q);
+    assert_eq!(manager.end(), Some(0));
+}
+
+#[test]
+fn a_zero_turn_time_is_played_at_once_and_legally() {
+    let mut manager = Manager::start();
+    assert_eq!(manager.exchange("START 19"), "OK");
+    manager.send("INFO timeout_turn 0");
+    manager.send("INFO time_left 0");
+    let reply = manager.exchange("BEGIN");
+    assert!(move_point(&reply).is_some(), "{reply:?} is not a move");
+    assert_eq!(manager.end(), Some(0));
+}
+
+#[test]
+fn end_of_input_without_end_exits_with_0() {
+    let mut manager = Manager::start();
+    assert_eq!(manager.exchange("START 19"), "OK");
+    assert_eq!(manager.close(), Some(0));
+}
+
+#[test]
+fn arguments_are_refused() {
+    let status = Command::new(BRAIN)
+        .arg("--rule=exact")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("run the brain");
+    assert_eq!(status.code(), Some(2));
+}
