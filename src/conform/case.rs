@@ -2,7 +2,7 @@
 //! repository. A case is files sharing a name: `NAME.in` (stdin),
 //! `NAME.out` (stdout), `NAME.code` (exit code in decimal), and
 //! `NAME.args` (this program's options, one a line) where present.
-//! `.err` files are ignored: stderr is not part of SPEC.md's contract.
+//! `.err` files are ignored: stderr is not part of the contract.
 
 use std::ffi::OsString;
 use std::fs;

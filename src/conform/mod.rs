@@ -6,7 +6,7 @@
 //! This is a shell over the core: it starts processes, reads files and
 //! writes reports. The reference it compares with is
 //! [`crate::session::run`] over byte slices, so it is exactly the program
-//! SPEC.md describes, without a process of its own.
+//! the contract describes, without a process of its own.
 
 pub mod args;
 pub mod case;
@@ -97,7 +97,7 @@ pub struct Expected {
     pub code: i32,
 }
 
-/// Runs the reference in-process on `input`, with SPEC.md's defaults or
+/// Runs the reference in-process on `input`, with the contract's defaults or
 /// the game and settings that `args` (this program's options) ask for.
 pub fn reference(args: &[OsString], input: &[u8]) -> Expected {
     let (game, settings) = if args.is_empty() {

@@ -3,7 +3,7 @@
 //! kit must find each bug in a program it did not write. `none` plants
 //! nothing: that one must pass everything.
 //!
-//! It is written the way a student might, from SPEC.md alone, without the
+//! It is written the way a student might, from the contract alone, without the
 //! crate: a 19×19 array, `read_until`, `match` on the line.
 
 #![forbid(unsafe_code)]
