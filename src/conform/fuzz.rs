@@ -16,7 +16,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::rng::Rng;
-use super::run::{self, Limits, Ran};
+use super::run::{self, End, Limits, Ran};
 use super::{ConformError, Expected, Outcome, case, generate, reference, report};
 
 /// Output above this many times the expected size (and at least
@@ -196,6 +196,13 @@ fn report_found(
     found: &Found,
     out: &mut dyn Write,
 ) -> Result<(), ConformError> {
+    let expected = reference(&[], &found.input);
+    if let End::CannotStart(why) = run_program(opts, &expected, &found.input).end {
+        // Nothing to shrink: no input would make it start.
+        writeln!(out, "cannot start the program: {why}")?;
+        out.flush()?;
+        return Ok(());
+    }
     writeln!(out, "case {} disagrees; shrinking it", found.index)?;
     out.flush()?;
     let started = Instant::now();

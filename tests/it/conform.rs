@@ -478,3 +478,30 @@ fn fuzz_binary_stops_after_time_when_nothing_disagrees() {
     );
     assert!(report.ends_with("no disagreement\n"), "{report}");
 }
+
+#[test]
+fn fuzz_reports_a_program_that_cannot_start_without_shrinking() {
+    let out_dir = scratch("cannot-start");
+    let out = Command::new(BIN)
+        .args([
+            "fuzz",
+            "--cases",
+            "10",
+            "--program",
+            "./no-such-program-here",
+            "--out",
+        ])
+        .arg(&out_dir)
+        .output()
+        .expect("run fuzz");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    assert!(
+        report.contains("cannot start the program: ./no-such-program-here: "),
+        "{report}"
+    );
+    assert!(
+        !out_dir.exists(),
+        "no case is written for a program that never ran"
+    );
+}
