@@ -25,7 +25,10 @@ use thiserror::Error;
 
 use std::time::Duration;
 
+use crate::conform::args::{self, Parsed, Sub};
+use crate::conform::{CheckOptions, FuzzOptions};
 use crate::game::{Game, PlaceError};
+use crate::opponent::Cpu;
 use crate::player::Player;
 use crate::point::{ParsePointError, Point};
 use crate::rule::Rule;
@@ -41,6 +44,11 @@ pub enum Action {
     Version,
     /// Play a game (boxed: a board is large beside the other variants).
     Play(Box<Play>),
+    /// Check a program against cases: `gomoku-mist check`.
+    Check(CheckOptions),
+    /// Compare a program with this one on random sessions:
+    /// `gomoku-mist fuzz`.
+    Fuzz(FuzzOptions),
 }
 
 /// A game to play, and how.
@@ -54,18 +62,6 @@ pub struct Play {
     pub plain: bool,
     /// `--cpu` and its budget: the colour the computer plays.
     pub cpu: Option<Cpu>,
-}
-
-/// The computer opponent asked for with `--cpu`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Cpu {
-    /// The colour it plays.
-    pub colour: Player,
-    /// Its time for each move (`--cpu-time`).
-    pub time: Duration,
-    /// Its node budget for each move (`--cpu-nodes`): with it, its play
-    /// depends on the position alone, not on the machine.
-    pub nodes: Option<u64>,
 }
 
 /// The computer's time for a move when `--cpu-time` is not given.
@@ -130,6 +126,25 @@ pub enum CliError {
         value: OsString,
         /// What is wrong with it, ready to follow the value.
         problem: &'static str,
+    },
+    /// Two options that cannot be given together.
+    #[error("{0} and {1} cannot both be given")]
+    Exclusive(&'static str, &'static str),
+    /// An option that must be given.
+    #[error("{0} is required")]
+    Required(&'static str),
+    /// No argument where at least one is needed.
+    #[error("no {0} given")]
+    MissingArgument(&'static str),
+    /// A value its option cannot use, and why.
+    #[error("{option}: {}: {reason}", shown(.value))]
+    Invalid {
+        /// The option.
+        option: &'static str,
+        /// The value as given.
+        value: OsString,
+        /// Why it cannot be used.
+        reason: String,
     },
     /// An option that means nothing without another.
     #[error("{0} needs {1}")]
@@ -217,7 +232,7 @@ const PLAY: &[Spec] = &[
 ];
 
 /// The subcommands, which may only come first.
-const SUBCOMMANDS: &[&str] = &[];
+const SUBCOMMANDS: &[&str] = &["check", "fuzz"];
 
 /// What a command line said once the shared rules were applied: each
 /// option at most once, with its value if it takes one, and the arguments.
@@ -337,13 +352,26 @@ where
     I::Item: Into<OsString>,
 {
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
-    let command = "gomoku-mist";
-    match early(&args) {
-        Some(Early::Help) => return Ok(Action::Help(text::HELP)),
+    let sub = args.first().and_then(Sub::from_name);
+    let (command, help, args) = match sub {
+        Some(Sub::Check) => ("gomoku-mist check", Sub::Check.help(), &args[1..]),
+        Some(Sub::Fuzz) => ("gomoku-mist fuzz", Sub::Fuzz.help(), &args[1..]),
+        None => ("gomoku-mist", text::HELP, &args[..]),
+    };
+    match early(args) {
+        Some(Early::Help) => return Ok(Action::Help(help)),
         Some(Early::Version) => return Ok(Action::Version),
         None => {}
     }
-    play(args).map_err(|error| UsageError { command, error })
+    let action = match sub {
+        None => play(args.to_vec()),
+        Some(sub) => match args::parse(sub, args) {
+            Ok(Parsed::Check(options)) => Ok(Action::Check(options)),
+            Ok(Parsed::Fuzz(options)) => Ok(Action::Fuzz(options)),
+            Err(error) => Err(error),
+        },
+    };
+    action.map_err(|error| UsageError { command, error })
 }
 
 fn play(args: Vec<OsString>) -> Result<Action, CliError> {
@@ -512,7 +540,13 @@ pub fn shown(arg: &OsStr) -> String {
     let kept = &bytes[..bytes.len().min(SHOWN_MAX)];
     let mut out = String::from("\"");
     for chunk in kept.utf8_chunks() {
-        out.extend(chunk.valid().chars().flat_map(char::escape_debug));
+        for c in chunk.valid().chars() {
+            // Inside double quotes a single quote needs no escape.
+            match c {
+                '\'' => out.push(c),
+                c => out.extend(c.escape_debug()),
+            }
+        }
         for byte in chunk.invalid() {
             out.push_str(&format!("\\x{byte:02x}"));
         }

@@ -32,6 +32,8 @@
 //! - [`cli`]: the command-line options.
 //! - [`gomocup`]: the Gomocup (Piskvork protocol) brain over any reader,
 //!   writer and move chooser; `src/bin/pbrain-gomoku-mist.rs` runs it.
+//! - [`conform`]: the conformance kit, `check` and `fuzz`: other
+//!   implementations run as processes against cases and the reference.
 //! - [`opponent`]: the [`Opponent`](opponent::Opponent) trait, a player the
 //!   program moves for itself, as the terminal front-end sees it.
 //! - [`terminal`]: a person at a terminal: line editing, prompt, boards and
@@ -57,6 +59,7 @@
 pub mod board;
 pub mod cli;
 pub mod command;
+pub mod conform;
 #[doc = include_str!("contract.md")]
 pub mod contract {}
 pub mod decode;

@@ -6,9 +6,9 @@
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
-use gomoku_mist::cli::{self, Action, Cpu};
-use gomoku_mist::gomocup::{self, Budget};
-use gomoku_mist::opponent::{Computer, Opponent};
+use gomoku_mist::cli::{self, Action};
+use gomoku_mist::conform::{self, ConformError, Outcome};
+use gomoku_mist::opponent::{Cpu, Opponent};
 use gomoku_mist::session::{self, SessionError};
 use gomoku_mist::terminal::{self, TerminalError};
 use gomoku_mist::text;
@@ -23,12 +23,14 @@ fn main() -> ExitCode {
         Ok(Action::Play(play)) => *play,
         Ok(Action::Help(help)) => return print(help),
         Ok(Action::Version) => return print(text::VERSION),
+        Ok(Action::Check(options)) => return conformed(conform::check(&options, &mut stdout())),
+        Ok(Action::Fuzz(options)) => return conformed(conform::fuzz(&options, &mut stdout())),
         Err(e) => {
             complain(&format!("{e}\n{}", e.hint()));
             return ExitCode::from(USAGE_ERROR);
         }
     };
-    let mut opponent = play.cpu.map(computer);
+    let mut opponent = play.cpu.map(Cpu::opponent);
     if !play.plain && io::stdin().is_terminal() && terminal::available() {
         let opponent = opponent.as_mut().map(|o| o.as_mut() as &mut dyn Opponent);
         let ended = terminal::play(play.game, play.settings, opponent);
@@ -51,16 +53,6 @@ fn main() -> ExitCode {
         }
         Err(e) => failed(&e),
     }
-}
-
-/// The computer player `--cpu` asks for.
-fn computer(cpu: Cpu) -> Box<dyn Opponent> {
-    let budget = Budget {
-        time: Some(cpu.time),
-        nodes: cpu.nodes,
-        depth: None,
-    };
-    Box::new(Computer::new(cpu.colour, gomocup::OnePly, budget))
 }
 
 /// Puts stdin's offset back over the bytes that were read but not
@@ -90,6 +82,24 @@ fn leave_unread(unread: usize) {
 
 #[cfg(not(unix))]
 fn leave_unread(_: usize) {}
+
+fn stdout() -> io::StdoutLock<'static> {
+    io::stdout().lock()
+}
+
+/// The exit code of `check` or `fuzz`: 0 all agreed, 1 not; a report that
+/// cannot be written is 1, as any failed write; a case or folder that
+/// cannot be read is 2, as a bad command line.
+fn conformed(outcome: Result<Outcome, ConformError>) -> ExitCode {
+    match outcome {
+        Ok(outcome) => ExitCode::from(outcome.exit_code()),
+        Err(ConformError::Report(e)) => failed(&SessionError::Write(e)),
+        Err(e) => {
+            complain(&e.to_string());
+            ExitCode::from(USAGE_ERROR)
+        }
+    }
+}
 
 fn print(text: &str) -> ExitCode {
     let mut out = io::stdout().lock();

@@ -2,6 +2,8 @@
 //! it. The engines that implement it live elsewhere; this trait is all the
 //! front-end knows of them, so it depends on no engine.
 
+use std::time::Duration;
+
 use crate::game::Game;
 use crate::gomocup::{Brain, Budget};
 use crate::player::Player;
@@ -49,5 +51,30 @@ impl<B: Brain> Opponent for Computer<B> {
         // A brain's mistake must not cost the game its legality: any empty
         // point is better than none.
         chosen.or_else(|| Point::all().find(|&p| board.get(p).is_none()))
+    }
+}
+
+/// The computer opponent asked for with `--cpu`, `--cpu-time` and
+/// `--cpu-nodes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cpu {
+    /// The colour it plays.
+    pub colour: Player,
+    /// Its time for each move (`--cpu-time`).
+    pub time: Duration,
+    /// Its node budget for each move (`--cpu-nodes`): with it, its play
+    /// depends on the position alone, not on the machine.
+    pub nodes: Option<u64>,
+}
+
+impl Cpu {
+    /// The computer player it describes.
+    pub fn opponent(self) -> Box<dyn Opponent> {
+        let budget = Budget {
+            time: Some(self.time),
+            nodes: self.nodes,
+            depth: None,
+        };
+        Box::new(Computer::new(self.colour, crate::gomocup::OnePly, budget))
     }
 }

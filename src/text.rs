@@ -169,6 +169,8 @@ gomoku-mist: Gomoku in the Mist. Reads one command a line on stdin (who, view,
 history, place <C><R>, resign, term) and answers on stdout.
 
 Usage: gomoku-mist [OPTIONS] [< FILE]
+       gomoku-mist check [--program CMD] PATH...   (see check --help)
+       gomoku-mist fuzz --program CMD [OPTIONS]     (see fuzz --help)
 
 Options:
       --moves <HISTORY>  start after these moves, written as `history` prints them
@@ -204,4 +206,54 @@ Examples:
 
 Exit codes: 0 the game ended; 1 term, end of input or an I/O error;
 2 a bad command line.
+";
+
+/// `gomoku-mist check --help`.
+pub const CHECK_HELP: &str = "\
+Usage: gomoku-mist check [--program CMD] [--timeout SECS] [--jobs N] PATH...
+
+Runs every NAME.in under each PATH (a folder, searched recursively, or one
+.in file) through a program, and compares its stdout, byte for byte, and
+its exit code with NAME.out and NAME.code. Where those are missing, what
+this program does is expected. A case with NAME.args (this program's
+options, one a line) is skipped for any other program.
+
+Prints one line per case (pass, FAIL or skip), where each failure differs,
+and `N passed, M failed` (`, K skipped`). Exit code 0 if all pass, 1 if
+not, 2 for a bad command line.
+
+Options:
+  --program CMD    the program to check, with its arguments, split like a
+                   shell would (quotes work) and run without one
+                   [default: this program]
+  --timeout SECS   kill a run still going after this long [default: 10]
+  --jobs N         cases run at once [default: twice the number of cores]
+  -h, --help       print this help
+";
+
+/// `gomoku-mist fuzz --help`.
+pub const FUZZ_HELP: &str = "\
+Usage: gomoku-mist fuzz --program CMD [--seed N] [--time SECS | --cases N]
+                        [--out DIR] [--timeout SECS] [--jobs N]
+
+Makes random sessions aimed at where implementations break (wins along
+edges and in corners, overlines, a full board, near-miss commands and
+points, odd bytes, long lines, no final newline, no `term`), and compares
+the program's stdout and exit code with this program's. The first
+disagreement is shrunk to a small input, shown, and written to DIR as
+NAME.in, NAME.out and NAME.code, ready for `gomoku-mist check`.
+
+Exit code 0 if nothing disagrees, 1 if something does, 2 for a bad command
+line.
+
+Options:
+  --program CMD    the program to test (required), split like a shell
+                   would (quotes work) and run without one
+  --seed N         the same seed makes the same cases [default: from the clock]
+  --cases N        stop after N cases [default: 1000]
+  --time SECS      stop after this long instead
+  --out DIR        where a failing case is written [default: fuzz-failures]
+  --timeout SECS   kill a run still going after this long [default: 5]
+  --jobs N         cases run at once [default: twice the number of cores]
+  -h, --help       print this help
 ";

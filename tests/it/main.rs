@@ -6,6 +6,7 @@ mod common;
 
 mod brain;
 mod cli;
+mod conform;
 mod cpu;
 mod layers;
 mod model;

@@ -1,0 +1,324 @@
+//! The command lines of `check` and `fuzz`, and running them: the one
+//! entry point `main.rs` calls.
+//!
+//! The options are read by [`crate::cli::read`], so they keep the rules
+//! every command of the program keeps (values as `--name value` or
+//! `--name=value`, help winning wherever it stands before `--`, each
+//! option at most once, errors naming their option); this module says
+//! only which options there are and what their values mean.
+
+use std::ffi::{OsStr, OsString};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::split::split;
+use super::{CheckOptions, FuzzOptions, Limit};
+use crate::cli::{self, CliError, Spec};
+use crate::text;
+
+const fn valued(long: &'static str, value: &'static str) -> Spec {
+    Spec {
+        long,
+        short: None,
+        value: Some(value),
+    }
+}
+
+/// `-h`, `--help`.
+const HELP: Spec = Spec {
+    long: "--help",
+    short: Some("-h"),
+    value: None,
+};
+
+/// The options of `check`.
+const CHECK: &[Spec] = &[
+    valued("--program", "CMD"),
+    valued("--timeout", "SECS"),
+    valued("--jobs", "N"),
+    HELP,
+];
+
+/// The options of `fuzz`.
+const FUZZ: &[Spec] = &[
+    valued("--program", "CMD"),
+    valued("--seed", "N"),
+    valued("--time", "SECS"),
+    valued("--cases", "N"),
+    valued("--out", "DIR"),
+    valued("--timeout", "SECS"),
+    valued("--jobs", "N"),
+    HELP,
+];
+
+/// Which subcommand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sub {
+    /// `check`.
+    Check,
+    /// `fuzz`.
+    Fuzz,
+}
+
+impl Sub {
+    /// The subcommand named `name`, if it is one.
+    pub fn from_name(name: &OsString) -> Option<Sub> {
+        match name.to_str()? {
+            "check" => Some(Sub::Check),
+            "fuzz" => Some(Sub::Fuzz),
+            _ => None,
+        }
+    }
+
+    /// The subcommand's name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Sub::Check => "check",
+            Sub::Fuzz => "fuzz",
+        }
+    }
+
+    /// The subcommand's `--help`.
+    pub const fn help(self) -> &'static str {
+        match self {
+            Sub::Check => text::CHECK_HELP,
+            Sub::Fuzz => text::FUZZ_HELP,
+        }
+    }
+
+    const fn specs(self) -> &'static [Spec] {
+        match self {
+            Sub::Check => CHECK,
+            Sub::Fuzz => FUZZ,
+        }
+    }
+}
+
+/// What a command line asks for.
+#[derive(Debug)]
+pub enum Parsed {
+    /// Run `check`.
+    Check(CheckOptions),
+    /// Run `fuzz`.
+    Fuzz(FuzzOptions),
+}
+
+/// Reads the arguments after `check` or `fuzz`.
+///
+/// # Errors
+///
+/// [`CliError`] names the first problem found.
+pub fn parse(sub: Sub, args: &[OsString]) -> Result<Parsed, CliError> {
+    // `--help` and `--version`, which win over any mistake, were looked for
+    // by the caller.
+    let given = cli::read(sub.specs(), args.to_vec())?;
+    let program = match given.value("--program") {
+        None => None,
+        Some(line) => {
+            let invalid = |reason: String| CliError::Invalid {
+                option: "--program",
+                value: line.to_owned(),
+                reason,
+            };
+            let text = line
+                .to_str()
+                .ok_or_else(|| invalid("not UTF-8".into()))?;
+            Some(split(text).map_err(|e| invalid(e.to_string()))?)
+        }
+    };
+    let timeout = given
+        .value("--timeout")
+        .map(|v| seconds(v, "--timeout"))
+        .transpose()?;
+    let jobs = match given
+        .value("--jobs")
+        .map(|v| number(v, "--jobs"))
+        .transpose()?
+    {
+        // A run spends much of its time starting and waiting on pipes, so
+        // one per core leaves the cores idle part of the time (measured:
+        // 122% of two cores busy, against 178% with two per core).
+        Some(0) | None => 2 * std::thread::available_parallelism().map_or(1, usize::from),
+        Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
+    };
+    match sub {
+        Sub::Check => {
+            if given.arguments.is_empty() {
+                return Err(CliError::MissingArgument("PATH"));
+            }
+            Ok(Parsed::Check(CheckOptions {
+                program,
+                paths: given.arguments.iter().map(PathBuf::from).collect(),
+                timeout: timeout.unwrap_or(Duration::from_secs(10)),
+                jobs,
+            }))
+        }
+        Sub::Fuzz => {
+            if let Some(stray) = given.arguments.first() {
+                return Err(CliError::UnexpectedArgument(stray.clone()));
+            }
+            let time = given
+                .value("--time")
+                .map(|v| seconds(v, "--time"))
+                .transpose()?;
+            let cases = given
+                .value("--cases")
+                .map(|v| number(v, "--cases"))
+                .transpose()?;
+            let limit = match (time, cases) {
+                (Some(_), Some(_)) => return Err(CliError::Exclusive("--time", "--cases")),
+                (Some(t), None) => Limit::Time(t),
+                (None, Some(n)) => Limit::Cases(n),
+                (None, None) => Limit::Cases(1000),
+            };
+            let seed = given
+                .value("--seed")
+                .map(|v| number(v, "--seed"))
+                .transpose()?;
+            Ok(Parsed::Fuzz(FuzzOptions {
+                program: program.ok_or(CliError::Required("--program"))?,
+                seed: seed.unwrap_or_else(clock_seed),
+                limit,
+                out_dir: given
+                    .value("--out")
+                    .map_or_else(|| PathBuf::from("fuzz-failures"), PathBuf::from),
+                timeout: timeout.unwrap_or(Duration::from_secs(5)),
+                jobs,
+                shrink_budget: 3000,
+            }))
+        }
+    }
+}
+
+fn number(value: &OsStr, option: &'static str) -> Result<u64, CliError> {
+    value
+        .to_str()
+        .and_then(|t| t.parse().ok())
+        .ok_or_else(|| CliError::BadValue {
+            option,
+            value: value.to_owned(),
+            problem: "is not a number",
+        })
+}
+
+fn seconds(value: &OsStr, option: &'static str) -> Result<Duration, CliError> {
+    value
+        .to_str()
+        .and_then(|t| t.parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .and_then(|s| Duration::try_from_secs_f64(s).ok())
+        .ok_or_else(|| CliError::BadValue {
+            option,
+            value: value.to_owned(),
+            problem: "is not a number of seconds above 0",
+        })
+}
+
+/// A seed for a run that was not given one; printed, so it can be given.
+fn clock_seed() -> u64 {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    now.map_or(0, |d| d.as_nanos() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_strs(sub: Sub, args: &[&str]) -> Result<Parsed, CliError> {
+        let args: Vec<OsString> = args.iter().map(OsString::from).collect();
+        parse(sub, &args)
+    }
+
+    #[test]
+    fn errors_name_their_option() {
+        let cases: &[(Sub, &[&str], &str)] = &[
+            (
+                Sub::Fuzz,
+                &["--program", "p", "--seed", "abc"],
+                "--seed: \"abc\" is not a number",
+            ),
+            (
+                Sub::Fuzz,
+                &["--program", "p", "--seed=1", "--seed", "2"],
+                "--seed is given more than once",
+            ),
+            (
+                Sub::Fuzz,
+                &["--program", "p", "--time", "1", "--cases", "2"],
+                "--time and --cases cannot both be given",
+            ),
+            (Sub::Fuzz, &["--seed", "1"], "--program is required"),
+            (
+                Sub::Fuzz,
+                &["--program", "'p"],
+                "--program: \"'p\": a single quote is not closed",
+            ),
+            (
+                Sub::Fuzz,
+                &["--program", "p", "--timeout", "0"],
+                "--timeout: \"0\" is not a number of seconds above 0",
+            ),
+            (Sub::Check, &[], "no PATH given"),
+            (
+                Sub::Check,
+                &["--seed", "1", "x"],
+                "unknown option \"--seed\"",
+            ),
+            (
+                Sub::Check,
+                &["--timeout"],
+                "--timeout needs a value: --timeout <SECS>",
+            ),
+            (
+                Sub::Check,
+                &["--help=x", "p"],
+                "--help takes no value, but was given \"x\"",
+            ),
+            (
+                Sub::Fuzz,
+                &["--program", "p", "stray"],
+                "unexpected argument \"stray\"",
+            ),
+        ];
+        for (sub, args, want) in cases {
+            match parse_strs(*sub, args) {
+                Err(e) => assert_eq!(e.to_string(), *want, "{sub:?} {args:?}"),
+                Ok(parsed) => panic!("{sub:?} {args:?} parsed as {parsed:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn after_dashes_help_is_a_path() {
+        let path = parse_strs(Sub::Check, &["--", "-h"]);
+        assert!(
+            matches!(&path, Ok(Parsed::Check(o)) if o.paths == [PathBuf::from("-h")]),
+            "{path:?}"
+        );
+    }
+
+    #[test]
+    fn fuzz_values_both_ways() {
+        let parsed = parse_strs(
+            Sub::Fuzz,
+            &[
+                "--program=./a.out -x",
+                "--seed",
+                "7",
+                "--time=2.5",
+                "--out",
+                "d",
+            ],
+        );
+        let Ok(Parsed::Fuzz(opts)) = parsed else {
+            panic!("{parsed:?}");
+        };
+        assert_eq!(
+            opts.program,
+            [OsString::from("./a.out"), OsString::from("-x")]
+        );
+        assert_eq!(opts.seed, 7);
+        assert_eq!(opts.limit, Limit::Time(Duration::from_millis(2500)));
+        assert_eq!(opts.out_dir, PathBuf::from("d"));
+    }
+}

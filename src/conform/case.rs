@@ -1,0 +1,164 @@
+//! Finding and reading cases: the golden-suite convention of this
+//! repository. A case is files sharing a name: `NAME.in` (stdin),
+//! `NAME.out` (stdout), `NAME.code` (exit code in decimal), and
+//! `NAME.args` (this program's options, one a line) where present.
+//! `.err` files are ignored: stderr is not part of the contract.
+
+use std::ffi::OsString;
+use std::fs;
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+
+use super::{ConformError, Expected, reference};
+
+/// One case, read from disk.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// The `.in` file.
+    pub path: PathBuf,
+    /// Its bytes.
+    pub input: Vec<u8>,
+    /// The options from `.args`; empty without one.
+    pub args: Vec<OsString>,
+    /// Whether there is a `.args` file.
+    pub has_args: bool,
+    /// From `.out` and `.code`, or from the reference where one is missing.
+    pub expected: Expected,
+}
+
+/// Every `.in` file under `paths` (each a folder, searched recursively,
+/// or a single `.in` file), sorted and without repeats.
+///
+/// # Errors
+///
+/// [`ConformError`] for a path that cannot be read or is not a case.
+pub fn find(paths: &[PathBuf]) -> Result<Vec<PathBuf>, ConformError> {
+    let mut found = Vec::new();
+    for path in paths {
+        let meta = fs::metadata(path).map_err(|source| ConformError::Path {
+            path: path.clone(),
+            source,
+        })?;
+        if meta.is_dir() {
+            walk(path, &mut found)?;
+        } else if is_input(path) {
+            found.push(path.clone());
+        } else {
+            return Err(ConformError::NotACase(path.clone()));
+        }
+    }
+    found.sort();
+    found.dedup();
+    Ok(found)
+}
+
+fn is_input(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "in")
+}
+
+fn walk(folder: &Path, found: &mut Vec<PathBuf>) -> Result<(), ConformError> {
+    let io = |source| ConformError::Path {
+        path: folder.to_path_buf(),
+        source,
+    };
+    for entry in fs::read_dir(folder).map_err(io)? {
+        let entry = entry.map_err(io)?;
+        let path = entry.path();
+        if entry.file_type().map_err(io)?.is_dir() {
+            walk(&path, found)?;
+        } else if is_input(&path) {
+            found.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Reads the case whose `.in` file is `path`.
+///
+/// # Errors
+///
+/// [`ConformError`] if a file of the case cannot be read or is malformed.
+pub fn read(path: &Path) -> Result<Case, ConformError> {
+    let input = read_file(path)?.unwrap_or_default();
+    let args_path = path.with_extension("args");
+    let args_bytes = read_file(&args_path)?;
+    let has_args = args_bytes.is_some();
+    let args = match args_bytes {
+        Some(bytes) => String::from_utf8(bytes)
+            .map_err(|_| ConformError::BadArgs(args_path))?
+            .lines()
+            .map(OsString::from)
+            .collect(),
+        None => Vec::new(),
+    };
+    let out = read_file(&path.with_extension("out"))?;
+    let code_path = path.with_extension("code");
+    let code = match read_file(&code_path)? {
+        Some(bytes) => Some(
+            std::str::from_utf8(&bytes)
+                .ok()
+                .and_then(|text| text.trim().parse::<i32>().ok())
+                .ok_or(ConformError::BadCode(code_path))?,
+        ),
+        None => None,
+    };
+    let expected = match (out, code) {
+        (Some(stdout), Some(code)) => Expected { stdout, code },
+        (out, code) => {
+            let own = reference(&args, &input);
+            Expected {
+                stdout: out.unwrap_or(own.stdout),
+                code: code.unwrap_or(own.code),
+            }
+        }
+    };
+    Ok(Case {
+        path: path.to_path_buf(),
+        input,
+        args,
+        has_args,
+        expected,
+    })
+}
+
+/// A file's bytes, or `None` if there is no such file.
+fn read_file(path: &Path) -> Result<Option<Vec<u8>>, ConformError> {
+    match fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(ConformError::Path {
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
+}
+
+/// Writes `input` and what the reference makes of it as the case
+/// `folder/name.{in,out,code}`, ready for `check`.
+///
+/// # Errors
+///
+/// [`ConformError::Write`] if the folder or a file cannot be written.
+pub fn write(
+    folder: &Path,
+    name: &str,
+    input: &[u8],
+    expected: &Expected,
+) -> Result<PathBuf, ConformError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| ConformError::Write { path, source }
+    };
+    fs::create_dir_all(folder).map_err(io(folder))?;
+    let stem = folder.join(name);
+    let code = format!("{}\n", expected.code);
+    for (extension, bytes) in [
+        ("in", input),
+        ("out", &expected.stdout[..]),
+        ("code", code.as_bytes()),
+    ] {
+        let path = stem.with_extension(extension);
+        fs::write(&path, bytes).map_err(io(&path))?;
+    }
+    Ok(stem.with_extension("in"))
+}

@@ -1,0 +1,602 @@
+//! Random sessions aimed at where implementations break: whole games won
+//! in every direction, along every edge and in every corner, overlines, a
+//! full-board tie and the 361st stone that wins; near-miss commands and
+//! points; odd bytes; long lines; a missing final newline; end of input
+//! without `term`; input after the game ended.
+//!
+//! The generator keeps a core [`Game`] beside the lines it writes, so the
+//! games it means to play reach the ending it aims at. It never decides
+//! what the right output is: the reference does that.
+
+use crate::game::{Ending, Game};
+use crate::player::Player;
+use crate::point::{Column, Point, Row, SIZE};
+use crate::rule::Rule;
+
+use super::rng::Rng;
+
+const N: usize = SIZE as usize;
+const DIRECTIONS: [(i8, i8); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+const WHITESPACE: [u8; 5] = [b' ', b'\t', b'\r', 0x0b, 0x0c];
+
+/// One random session: the bytes of a `.in` file.
+pub fn case(rng: &mut Rng) -> Vec<u8> {
+    let mut script = Script::new();
+    match rng.below(100) {
+        0..=34 => script.win_game(rng),
+        35..=59 => script.mixed(rng, 40),
+        60..=69 => {
+            script.mixed(rng, 12);
+            for _ in 0..rng.between(1, 2) {
+                let at = rng.below(script.lines.len() + 1);
+                script.lines.insert(at, long_line(rng));
+            }
+        }
+        70..=74 => script.full_board(rng, false),
+        75..=79 => script.full_board(rng, true),
+        _ => script.mixed(rng, 8),
+    }
+    script.finish(rng)
+}
+
+/// Lines written so far, and the game they play.
+struct Script {
+    lines: Vec<Vec<u8>>,
+    game: Game,
+    over: bool,
+}
+
+fn point(column: usize, row: usize) -> Point {
+    // Both are below 19 wherever this is called.
+    Point::new(Column::saturating(column as u8), Row::saturating(row as u8))
+}
+
+fn random_point(rng: &mut Rng) -> Point {
+    point(rng.below(N), rng.below(N))
+}
+
+fn place_line(p: Point) -> Vec<u8> {
+    let mut line = b"place ".to_vec();
+    p.write_ascii(&mut line);
+    line
+}
+
+impl Script {
+    fn new() -> Script {
+        Script {
+            lines: Vec::new(),
+            game: Game::new(Rule::default()),
+            over: false,
+        }
+    }
+
+    fn place(&mut self, p: Point) {
+        self.lines.push(place_line(p));
+        if !self.over && matches!(self.game.place(p), Ok(Some(_))) {
+            self.over = true;
+        }
+    }
+
+    /// A random free point, not in `avoid`, whose stone does not end the
+    /// game; `None` if none turns up in a few tries.
+    fn quiet_point(&self, rng: &mut Rng, avoid: &[Point]) -> Option<Point> {
+        (0..64).map(|_| random_point(rng)).find(|&p| {
+            let mut trial = self.game.clone();
+            !avoid.contains(&p) && matches!(trial.place(p), Ok(None))
+        })
+    }
+
+    /// Now and then a query, a near miss or a rejected placement between
+    /// moves, as a person types them.
+    fn chatter(&mut self, rng: &mut Rng, percent: usize) {
+        if !rng.chance(percent) {
+            return;
+        }
+        let line = match rng.below(10) {
+            0..=3 => b"view".to_vec(),
+            4 => b"who".to_vec(),
+            5 => b"history".to_vec(),
+            6 => near_miss(rng),
+            7 => odd_bytes(rng),
+            // Occupied, if there is a stone yet.
+            8 => match self.game.moves().last() {
+                Some(&p) => place_line(p),
+                None => b"view".to_vec(),
+            },
+            _ => {
+                let mut line = b"place ".to_vec();
+                line.extend(point_like(rng));
+                line
+            }
+        };
+        self.lines.push(line);
+    }
+
+    /// A game that ends when the winner makes a line of five to seven, in
+    /// any direction, often along an edge or in a corner.
+    fn win_game(&mut self, rng: &mut Rng) {
+        let (dc, dr) = *rng.pick(&DIRECTIONS);
+        let len = *rng.pick(&[5, 5, 5, 5, 5, 6, 6, 6, 7]);
+        let span = len - 1;
+        let edge_biased = |rng: &mut Rng, low: usize, high: usize| match rng.below(4) {
+            0 => low,
+            1 => high,
+            _ => rng.between(low, high),
+        };
+        let column = match dc {
+            0 => edge_biased(rng, 0, N - 1),
+            _ => edge_biased(rng, 0, N - 1 - span),
+        };
+        let row = match dr {
+            0 => edge_biased(rng, 0, N - 1),
+            1 => edge_biased(rng, 0, N - 1 - span),
+            _ => edge_biased(rng, span, N - 1),
+        };
+        let line: Vec<Point> = (0..len)
+            .map(|i| {
+                let c = column as isize + i as isize * isize::from(dc);
+                let r = row as isize + i as isize * isize::from(dr);
+                point(c as usize, r as usize)
+            })
+            .collect();
+        // Placed last, the stone must not leave five in a row before it.
+        let last = rng.between(len - 5, 4);
+        let mut stones: Vec<Point> = line
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|&(i, _)| i != last)
+            .map(|(_, p)| p)
+            .collect();
+        rng.shuffle(&mut stones);
+        stones.push(line[last]);
+        let winner = if rng.chance(50) {
+            Player::Black
+        } else {
+            Player::White
+        };
+        for _ in 0..rng.below(12) * 2 {
+            if let Some(p) = self.quiet_point(rng, &line) {
+                self.place(p);
+            }
+            self.chatter(rng, 20);
+        }
+        for stone in stones {
+            while !self.over && self.game.to_move() != winner {
+                let Some(p) = self.quiet_point(rng, &line) else {
+                    return;
+                };
+                self.place(p);
+                self.chatter(rng, 15);
+            }
+            if self.over {
+                break;
+            }
+            self.place(stone);
+            self.chatter(rng, 15);
+        }
+        // Input after the end, which must not be read.
+        if rng.chance(30) {
+            self.mixed(rng, 4);
+        }
+    }
+
+    /// Random commands, near misses and odd bytes: up to `most` lines.
+    fn mixed(&mut self, rng: &mut Rng, most: usize) {
+        for _ in 0..rng.between(1, most) {
+            match rng.below(20) {
+                0..=6 => {
+                    let p = random_point(rng);
+                    self.place(p);
+                }
+                7..=11 => self.chatter(rng, 100),
+                12..=16 => self.lines.push(near_miss(rng)),
+                17..=18 => self.lines.push(odd_bytes(rng)),
+                _ => self.lines.push(b"resign".to_vec()),
+            }
+        }
+    }
+
+    /// All 361 points filled in a pattern with no five: a tie. With
+    /// `win_last`, the pattern is changed so that the 361st stone, Black's,
+    /// makes five: a win, not a tie.
+    fn full_board(&mut self, rng: &mut Rng, win_last: bool) {
+        let plain = tie_pattern();
+        let mut order = None;
+        if win_last {
+            order = (0..32).find_map(|_| last_stone_wins(rng, &plain));
+        }
+        let order = order.unwrap_or_else(|| interleave(rng, &plain, None));
+        for p in order {
+            self.place(p);
+            self.chatter(rng, 2);
+        }
+    }
+
+    /// The lines, each ended by `\n`; then perhaps `term`, perhaps more, and
+    /// perhaps no newline after the last line.
+    fn finish(mut self, rng: &mut Rng) -> Vec<u8> {
+        match rng.below(20) {
+            0..=8 => self.lines.push(b"term".to_vec()),
+            9..=10 => {
+                self.lines.push(b"term".to_vec());
+                self.lines.push(b"who".to_vec());
+            }
+            _ => {}
+        }
+        let mut bytes = Vec::new();
+        for line in &self.lines {
+            bytes.extend_from_slice(line);
+            bytes.push(b'\n');
+        }
+        if rng.chance(15) {
+            bytes.pop();
+        }
+        bytes
+    }
+}
+
+/// Which points are Black's in a full board with no line longer than
+/// two: colour by `(column + 2 row) mod 4`, shifted so that Black, who
+/// moves first, has 181 stones.
+fn tie_pattern() -> [bool; N * N] {
+    let pattern = |shift: usize| {
+        let mut black = [false; N * N];
+        for (i, cell) in black.iter_mut().enumerate() {
+            *cell = (i % N + 2 * (i / N) + shift) % 4 < 2;
+        }
+        black
+    };
+    let count = |black: &[bool; N * N]| black.iter().filter(|&&b| b).count();
+    (0..4)
+        .map(pattern)
+        .find(|black| count(black) == N * N / 2 + 1)
+        .unwrap_or_else(|| pattern(0))
+}
+
+/// The points in move order: Black's and White's shuffled and taken in
+/// turn, with `last` (a Black point) last.
+fn interleave(rng: &mut Rng, black: &[bool; N * N], last: Option<Point>) -> Vec<Point> {
+    let all = (0..N * N).map(|i| point(i % N, i / N));
+    let mut blacks: Vec<Point> = all
+        .clone()
+        .filter(|p| black[p.index()] && Some(*p) != last)
+        .collect();
+    let mut whites: Vec<Point> = all.filter(|p| !black[p.index()]).collect();
+    rng.shuffle(&mut blacks);
+    rng.shuffle(&mut whites);
+    blacks.extend(last);
+    let mut order = Vec::with_capacity(N * N);
+    for (i, b) in blacks.into_iter().enumerate() {
+        order.push(b);
+        if let Some(&w) = whites.get(i) {
+            order.push(w);
+        }
+    }
+    order
+}
+
+/// A full-board order whose 361st stone makes Black's five, and no move
+/// before it ends the game; `None` if this random try fails.
+fn last_stone_wins(rng: &mut Rng, plain: &[bool; N * N]) -> Option<Vec<Point>> {
+    let mut black = *plain;
+    let (dc, dr) = *rng.pick(&DIRECTIONS);
+    let last = random_point(rng);
+    let back = rng.below(5) as i8;
+    let start = last.offset(-dc * back, -dr * back)?;
+    let five: Vec<Point> = (0..5)
+        .map(|i| start.offset(dc * i, dr * i))
+        .collect::<Option<_>>()?;
+    for p in &five {
+        black[p.index()] = true;
+    }
+    // Give back as many points as the five took, away from it.
+    let target = N * N / 2 + 1;
+    while black.iter().filter(|&&b| b).count() > target {
+        let p = random_point(rng);
+        if black[p.index()] && !five.contains(&p) {
+            black[p.index()] = false;
+        }
+    }
+    let order = interleave(rng, &black, Some(last));
+    let mut game = Game::new(Rule::default());
+    let (before, [final_stone]) = order.split_at(order.len() - 1) else {
+        return None;
+    };
+    let quiet = before.iter().all(|&p| matches!(game.place(p), Ok(None)));
+    let wins = matches!(
+        game.place(*final_stone),
+        Ok(Some(Ending::Win {
+            winner: Player::Black
+        }))
+    );
+    (quiet && wins).then_some(order)
+}
+
+/// A command that is nearly right: its case, whitespace, point or
+/// parameters changed a little (or, now and then, not at all).
+pub fn near_miss(rng: &mut Rng) -> Vec<u8> {
+    let mut line = match rng.below(8) {
+        0 => b"who".to_vec(),
+        1 => b"view".to_vec(),
+        2 => b"history".to_vec(),
+        3 => b"resign".to_vec(),
+        4 => b"term".to_vec(),
+        _ => {
+            let mut line = b"place ".to_vec();
+            line.extend(point_like(rng));
+            line
+        }
+    };
+    for _ in 0..rng.between(1, 2) {
+        mutate(rng, &mut line);
+    }
+    line
+}
+
+/// Something a point parser must accept or refuse: valid points, and
+/// leading zeros, signs, rows out of range, wrong letters, extra words.
+fn point_like(rng: &mut Rng) -> Vec<u8> {
+    let valid = {
+        let mut bytes = Vec::new();
+        random_point(rng).write_ascii(&mut bytes);
+        bytes
+    };
+    let letter = valid[0];
+    let digits = &valid[1..];
+    let mut out = Vec::new();
+    match rng.below(12) {
+        0 => out.extend_from_slice(&valid),
+        1 => {
+            out.extend([letter, b'0']);
+            out.extend_from_slice(digits);
+        }
+        2 | 3 => {
+            out.extend([letter, if rng.chance(50) { b'+' } else { b'-' }]);
+            out.extend_from_slice(digits);
+        }
+        4 => {
+            out.push(letter);
+            const OFF_BOARD: [&[u8]; 7] = [b"0", b"20", b"21", b"99", b"100", b"122", b"190"];
+            let row: &&[u8] = rng.pick(&OFF_BOARD);
+            out.extend_from_slice(row);
+        }
+        5 => {
+            out.push(*rng.pick(b"TZasj@[`"));
+            out.extend_from_slice(digits);
+        }
+        6 => out.extend(valid.iter().map(u8::to_ascii_lowercase)),
+        7 => {
+            out.extend_from_slice(digits);
+            out.push(letter);
+        }
+        8 => {
+            out.extend_from_slice(&valid);
+            out.push(*rng.pick(b"x,.;0"));
+        }
+        9 => out.push(letter),
+        10 => out.extend_from_slice(digits),
+        _ => {
+            out.extend_from_slice(&valid);
+            out.push(b' ');
+            random_point(rng).write_ascii(&mut out);
+        }
+    }
+    out
+}
+
+/// One small change a sloppy parser might not notice.
+fn mutate(rng: &mut Rng, line: &mut Vec<u8>) {
+    let at = rng.below(line.len() + 1);
+    match rng.below(10) {
+        0 => {
+            if let Some(b) = line
+                .iter_mut()
+                .filter(|b| b.is_ascii_alphabetic())
+                .nth(rng.below(4))
+            {
+                *b ^= 0x20;
+            }
+        }
+        1 => line.insert(0, *rng.pick(&WHITESPACE)),
+        2 => line.push(*rng.pick(&WHITESPACE)),
+        3 => {
+            if let Some(space) = line.iter().position(|&b| b == b' ') {
+                let extra = *rng.pick(&WHITESPACE);
+                line.insert(space, extra);
+            }
+        }
+        4 => line.insert(at, 0),
+        5 => line.insert(at, *rng.pick(&[0xff, 0xc3, 0x80])),
+        6 => line.extend_from_slice(b" extra"),
+        7 if at < line.len() => {
+            line.remove(at);
+        }
+        8 => line.push(b'\r'),
+        _ => {}
+    }
+}
+
+/// A short line of bytes that are not plain text: CR, NUL, tabs, bytes
+/// that are not UTF-8, pieces of commands.
+fn odd_bytes(rng: &mut Rng) -> Vec<u8> {
+    const PIECES: [&[u8]; 12] = [
+        b"\r",
+        b"\0",
+        b"\t",
+        b"\xff",
+        b"\xc3\xa9",
+        b" ",
+        b"\x0b",
+        b"\x0c",
+        b"who",
+        b"place",
+        b"A1",
+        b"x",
+    ];
+    let mut line = Vec::new();
+    for _ in 0..rng.below(5) {
+        let piece: &&[u8] = rng.pick(&PIECES);
+        line.extend_from_slice(piece);
+    }
+    line
+}
+
+/// A line from a few hundred bytes to well past a 64 KiB buffer.
+fn long_line(rng: &mut Rng) -> Vec<u8> {
+    let len = match rng.below(4) {
+        0 => rng.between(300, 1100),
+        1 => rng.between(1000, 5000),
+        2 => rng.between(65_530, 65_545),
+        _ => rng.between(70_000, 140_000),
+    };
+    let mut line = match rng.below(5) {
+        0 => b"place ".to_vec(),
+        1 => Vec::new(),
+        2 => b"who".to_vec(),
+        3 => b"place A1".to_vec(),
+        _ => b"place A".to_vec(),
+    };
+    let fill = *rng.pick(b"A 1\tx");
+    line.resize(len, fill);
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tie_pattern_has_no_line_of_five() {
+        let black = tie_pattern();
+        let mut game = Game::new(Rule::default());
+        let order = interleave(&mut Rng::new(1), &black, None);
+        assert_eq!(order.len(), N * N);
+        let endings: Vec<_> = order.iter().map(|&p| game.place(p)).collect();
+        let (last, before) = endings.split_last().expect("361 moves");
+        assert!(
+            before.iter().all(|e| matches!(e, Ok(None))),
+            "a move before the last ended the game"
+        );
+        assert_eq!(*last, Ok(Some(Ending::Tie)));
+    }
+
+    #[test]
+    fn the_361st_stone_can_be_made_to_win() {
+        let mut rng = Rng::new(3);
+        let found = (0..32).find_map(|_| last_stone_wins(&mut rng, &tie_pattern()));
+        assert!(found.is_some(), "no try in 32 made the last stone win");
+    }
+
+    /// What the generated cases cover, found by playing them.
+    #[derive(Default)]
+    struct Seen {
+        /// (direction, edge) pairs of winning lines; edges are 0 left,
+        /// 1 right, 2 bottom, 3 top.
+        direction_edge: std::collections::BTreeSet<(usize, usize)>,
+        corners: std::collections::BTreeSet<Point>,
+        overline: bool,
+        white_wins: bool,
+        tie: bool,
+        last_stone_wins: bool,
+        bytes: std::collections::BTreeSet<u8>,
+        long_line: bool,
+        no_final_newline: bool,
+        no_term: bool,
+        input_after_end: bool,
+    }
+
+    fn play(input: &[u8], seen: &mut Seen) {
+        use crate::board::DIRECTIONS as DIRS;
+        use crate::command::Command;
+        let mut game = Game::new(Rule::default());
+        let lines: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
+        seen.bytes
+            .extend(input.iter().filter(|b| !b.is_ascii_graphic()));
+        seen.long_line |= lines.iter().any(|l| l.len() > 64 * 1024);
+        seen.no_final_newline |= input.last().is_some_and(|&b| b != b'\n');
+        seen.no_term |= !lines.contains(&&b"term"[..]);
+        for (i, line) in lines.iter().enumerate() {
+            let ending = match Command::parse(line) {
+                Ok(Command::Place(p)) => match game.place(p) {
+                    Ok(Some(ending)) => Some((ending, p)),
+                    _ => None,
+                },
+                Ok(Command::Term | Command::Resign) => return,
+                _ => None,
+            };
+            let Some((ending, p)) = ending else { continue };
+            seen.input_after_end |= lines[i + 1..].iter().any(|l| !l.is_empty());
+            let Ending::Win { winner } = ending else {
+                seen.tie = true;
+                return;
+            };
+            seen.white_wins |= winner == Player::White;
+            seen.last_stone_wins |= game.moves().len() == N * N;
+            for (d, &dir) in DIRS.iter().enumerate() {
+                let run = game.board().run(p, dir);
+                if run.length < 5 {
+                    continue;
+                }
+                seen.overline |= run.length > 5;
+                let mut stones = vec![p];
+                for sign in [1, -1] {
+                    let mut at = p;
+                    while let Some(next) = at.offset(dir.0 * sign, dir.1 * sign) {
+                        if game.board().get(next) != Some(winner) {
+                            break;
+                        }
+                        stones.push(next);
+                        at = next;
+                    }
+                }
+                for s in stones {
+                    let (c, r) = (s.column().index(), s.row().index());
+                    for (edge, on) in [c == 0, c == N - 1, r == 0, r == N - 1]
+                        .into_iter()
+                        .enumerate()
+                    {
+                        if on {
+                            seen.direction_edge.insert((d, edge));
+                        }
+                    }
+                    if (c == 0 || c == N - 1) && (r == 0 || r == N - 1) {
+                        seen.corners.insert(s);
+                    }
+                }
+            }
+            return;
+        }
+    }
+
+    #[test]
+    fn cases_cover_what_breaks_implementations() {
+        let mut seen = Seen::default();
+        for index in 0..2000 {
+            play(&case(&mut Rng::for_case(1, index)), &mut seen);
+        }
+        assert_eq!(
+            seen.direction_edge.len(),
+            16,
+            "wins by direction and edge: {:?}",
+            seen.direction_edge
+        );
+        assert_eq!(seen.corners.len(), 4, "wins in corners: {:?}", seen.corners);
+        assert!(
+            seen.overline && seen.white_wins,
+            "overlines and White's wins"
+        );
+        assert!(seen.tie && seen.last_stone_wins, "full boards");
+        for byte in [b'\r', b'\t', 0, 0xff, 0x0b, 0x0c, b' '] {
+            assert!(seen.bytes.contains(&byte), "byte {byte:#x}");
+        }
+        assert!(seen.long_line && seen.no_final_newline && seen.no_term && seen.input_after_end);
+    }
+
+    #[test]
+    fn same_seed_same_case() {
+        let a: Vec<Vec<u8>> = (0..50).map(|i| case(&mut Rng::for_case(9, i))).collect();
+        let b: Vec<Vec<u8>> = (0..50).map(|i| case(&mut Rng::for_case(9, i))).collect();
+        assert_eq!(a, b);
+    }
+}

@@ -1,0 +1,143 @@
+//! The conformance kit: `check` runs a folder of `.in` cases through any
+//! program and compares its stdout and exit code with the expected ones;
+//! `fuzz` makes random sessions, compares the program with the reference
+//! run in-process, and shrinks the first disagreement to a small case.
+//!
+//! This is a shell over the core: it starts processes, reads files and
+//! writes reports. The reference it compares with is
+//! [`crate::session::run`] over byte slices, so it is exactly the program
+//! the contract describes, without a process of its own.
+
+pub mod args;
+pub mod case;
+pub mod check;
+pub mod fuzz;
+pub mod generate;
+pub mod report;
+pub mod rng;
+pub mod run;
+pub mod shrink;
+pub mod split;
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+use crate::game::Game;
+use crate::opponent::Cpu;
+use crate::rule::Rule;
+use crate::session::{self, Settings, Stop};
+
+pub use check::{CheckOptions, check};
+pub use fuzz::{FuzzOptions, Limit, fuzz};
+
+/// How a `check` or `fuzz` run came out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every case passed; no disagreement was found.
+    Passed,
+    /// At least one case failed, or a disagreement was found.
+    Failed,
+}
+
+impl Outcome {
+    /// The process exit code for this outcome: 0 or 1.
+    pub const fn exit_code(self) -> u8 {
+        match self {
+            Outcome::Passed => 0,
+            Outcome::Failed => 1,
+        }
+    }
+}
+
+/// A failure of the kit itself, not of the program under test.
+#[derive(Debug, Error)]
+pub enum ConformError {
+    /// A path given on the command line that cannot be read.
+    #[error("{path}: {source}")]
+    Path {
+        /// The path as given.
+        path: PathBuf,
+        /// Why it cannot be read.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A path that is neither a folder nor a `.in` file.
+    #[error("{0}: not a folder or a .in file")]
+    NotACase(PathBuf),
+    /// A case's `.code` file that does not hold a number.
+    #[error("{0}: not an exit code")]
+    BadCode(PathBuf),
+    /// A case's `.args` file that is not UTF-8.
+    #[error("{0}: not UTF-8")]
+    BadArgs(PathBuf),
+    /// The folder for a shrunk failure cannot be written.
+    #[error("cannot write {path}: {source}")]
+    Write {
+        /// The file or folder.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The report cannot be written.
+    #[error("cannot write the report: {0}")]
+    Report(#[from] std::io::Error),
+    /// This program's own path, the default `--program`, is unknown.
+    #[error("cannot find this program: {0}")]
+    CurrentExe(#[source] std::io::Error),
+}
+
+/// What the reference does with some input: its stdout and exit code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expected {
+    /// Every byte written on stdout.
+    pub stdout: Vec<u8>,
+    /// The exit code.
+    pub code: i32,
+}
+
+/// Runs the reference in-process on `input`, with the contract's defaults or
+/// the game and settings that `args` (this program's options) ask for.
+pub fn reference(args: &[OsString], input: &[u8]) -> Expected {
+    let (game, settings, opponent) = if args.is_empty() {
+        (Game::new(Rule::default()), Settings::default(), None)
+    } else {
+        match crate::cli::parse(args.iter().cloned()) {
+            Ok(crate::cli::Action::Play(play)) => {
+                (play.game, play.settings, play.cpu.map(Cpu::opponent))
+            }
+            // A case does not run the conformance kit itself.
+            Ok(crate::cli::Action::Check(_) | crate::cli::Action::Fuzz(_)) => {
+                return Expected {
+                    stdout: Vec::new(),
+                    code: 2,
+                };
+            }
+            Ok(crate::cli::Action::Help(help)) => return text_only(help),
+            Ok(crate::cli::Action::Version) => return text_only(crate::text::VERSION),
+            // The message goes to stderr, which is not compared.
+            Err(_) => {
+                return Expected {
+                    stdout: Vec::new(),
+                    code: 2,
+                };
+            }
+        }
+    };
+    let mut stdout = Vec::new();
+    // Reading a slice and writing a vector cannot fail.
+    let code = match session::play(game, settings, opponent, input, &mut stdout) {
+        Ok(finish) => i32::from(finish.stop.exit_code()),
+        Err(_) => i32::from(Stop::EndOfInput.exit_code()),
+    };
+    Expected { stdout, code }
+}
+
+fn text_only(text: &str) -> Expected {
+    Expected {
+        stdout: text.as_bytes().to_vec(),
+        code: 0,
+    }
+}

@@ -1,0 +1,217 @@
+//! Running a program under test once: input on stdin, stdout kept, with a
+//! time limit and an output cap, so no program can hang the kit or fill
+//! its memory.
+//!
+//! No deadlock whatever the program does: stdin is written, and stdout
+//! and stderr are read, each on a thread of its own, so a program that
+//! writes before it reads, or never reads at all, never blocks the others.
+//! A program that stops reading early (after `term`) makes the writer get
+//! `EPIPE`, which is expected and ignored. The threads are not joined
+//! after a kill: if the program left a child holding a pipe open, only
+//! that thread waits, never the run.
+
+use std::ffi::OsString;
+use std::io::{ErrorKind, Read, Write};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// How much of stderr is kept, to show why a program crashed.
+const STDERR_KEPT: usize = 4096;
+
+/// After a kill, how long to wait for the pipes to close.
+const GRACE: Duration = Duration::from_secs(1);
+
+/// What a run may use.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Killed if still running after this long.
+    pub timeout: Duration,
+    /// Killed once it has written more than this many bytes on stdout.
+    pub cap: usize,
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum End {
+    /// It exited with this code.
+    Code(i32),
+    /// A signal ended it (a crash, on Unix).
+    Signal,
+    /// It was still running at the time limit, and was killed.
+    TimedOut(Duration),
+    /// It wrote more than the cap on stdout, and was killed.
+    TooMuchOutput(usize),
+    /// It could not be started.
+    CannotStart(String),
+}
+
+/// What one run produced.
+#[derive(Clone, Debug)]
+pub struct Ran {
+    /// Its stdout (up to the cap, if it went over).
+    pub stdout: Vec<u8>,
+    /// The start of its stderr, shown to explain a crash.
+    pub stderr: Vec<u8>,
+    /// How it ended.
+    pub end: End,
+    /// How long it took, from start to end.
+    pub took: Duration,
+}
+
+enum Event {
+    Stdout(Vec<u8>, bool),
+    Stderr(Vec<u8>),
+}
+
+/// Runs `command` (a program, then its arguments) with `extra` arguments
+/// after them, `input` on stdin.
+pub fn run(command: &[OsString], extra: &[OsString], input: &[u8], limits: Limits) -> Ran {
+    let start = Instant::now();
+    let cannot = |why: String| Ran {
+        stdout: Vec::new(),
+        stderr: Vec::new(),
+        end: End::CannotStart(why),
+        took: start.elapsed(),
+    };
+    let Some((program, args)) = command.split_first() else {
+        return cannot("no program given".to_owned());
+    };
+    let spawned = Command::new(program)
+        .args(args)
+        .args(extra)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let mut child = match spawned {
+        Ok(child) => child,
+        Err(e) => return cannot(format!("{}: {e}", program.to_string_lossy())),
+    };
+    let events = start_pipes(&mut child, input, limits.cap);
+    let deadline = start + limits.timeout;
+    let (mut stdout, mut stderr) = (None, None);
+    let mut over = false;
+    // Stdout's end is the usual sign that the program is done.
+    while stdout.is_none() {
+        match events.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(Event::Stdout(bytes, cut)) => {
+                over = cut;
+                stdout = Some(bytes);
+            }
+            Ok(Event::Stderr(bytes)) => stderr = Some(bytes),
+            Err(RecvTimeoutError::Timeout) => break,
+            // Both readers are gone without sending: cannot happen, but
+            // waiting for the process is still right.
+            Err(RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    let end = if over {
+        kill(&mut child);
+        End::TooMuchOutput(limits.cap)
+    } else {
+        match wait_until(&mut child, deadline) {
+            Some(end) => end,
+            None => {
+                kill(&mut child);
+                End::TimedOut(limits.timeout)
+            }
+        }
+    };
+    let took = start.elapsed();
+    // After an exit or a kill the pipes close, and the readers send.
+    let grace = Instant::now() + GRACE;
+    while stdout.is_none() || stderr.is_none() {
+        match events.recv_timeout(grace.saturating_duration_since(Instant::now())) {
+            Ok(Event::Stdout(bytes, _)) => stdout = Some(bytes),
+            Ok(Event::Stderr(bytes)) => stderr = Some(bytes),
+            Err(_) => break,
+        }
+    }
+    Ran {
+        stdout: stdout.unwrap_or_default(),
+        stderr: stderr.unwrap_or_default(),
+        end,
+        took,
+    }
+}
+
+/// Starts the threads that feed stdin and drain stdout and stderr.
+fn start_pipes(child: &mut Child, input: &[u8], cap: usize) -> Receiver<Event> {
+    let (send, events) = mpsc::channel();
+    if let Some(mut stdin) = child.stdin.take() {
+        let input: Arc<[u8]> = Arc::from(input);
+        thread::spawn(move || {
+            // A program may stop reading at any time: EPIPE is expected.
+            let _ = stdin.write_all(&input);
+        });
+    }
+    if let Some(pipe) = child.stdout.take() {
+        let send = send.clone();
+        thread::spawn(move || {
+            let (bytes, cut) = read_capped(pipe, cap, false);
+            let _ = send.send(Event::Stdout(bytes, cut));
+        });
+    }
+    if let Some(pipe) = child.stderr.take() {
+        thread::spawn(move || {
+            let (bytes, _) = read_capped(pipe, STDERR_KEPT, true);
+            let _ = send.send(Event::Stderr(bytes));
+        });
+    }
+    events
+}
+
+/// Reads `pipe` to its end or until more than `cap` bytes came (then the
+/// bytes are cut at `cap` and the flag is set). With `drain`, reading goes
+/// on to the end but keeps nothing past the cap: stderr is only shown, and
+/// closing it early could make the program fail in a new way. A read error
+/// ends it too.
+fn read_capped(mut pipe: impl Read, cap: usize, drain: bool) -> (Vec<u8>, bool) {
+    let mut kept = Vec::new();
+    let mut chunk = vec![0; 64 * 1024];
+    loop {
+        match pipe.read(&mut chunk) {
+            Ok(0) => return (kept, false),
+            Ok(n) => {
+                let room = cap.saturating_sub(kept.len()).min(n);
+                kept.extend_from_slice(&chunk[..room]);
+                if room < n && !drain {
+                    return (kept, true);
+                }
+            }
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(_) => return (kept, false),
+        }
+    }
+}
+
+/// Waits for the child to exit, up to `deadline`. Polling, as std has no
+/// wait with a timeout; stdout has usually closed already, so the first
+/// or second look finds it gone.
+fn wait_until(child: &mut Child, deadline: Instant) -> Option<End> {
+    let mut pause = Duration::from_micros(50);
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => {
+                return Some(status.code().map_or(End::Signal, End::Code));
+            }
+            Ok(None) => {}
+            Err(e) => return Some(End::CannotStart(format!("cannot wait for it: {e}"))),
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return None;
+        }
+        thread::sleep(pause.min(deadline - now));
+        pause = (pause * 2).min(Duration::from_millis(5));
+    }
+}
+
+fn kill(child: &mut Child) {
+    // It may have exited just now: then there is nothing to kill.
+    let _ = child.kill();
+    let _ = child.wait();
+}

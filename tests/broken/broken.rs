@@ -1,0 +1,245 @@
+//! A plainly written Gomoku-in-the-Mist controller with one planted bug,
+//! chosen by the first argument, for the conformance kit's tests: the
+//! kit must find each bug in a program it did not write. `none` plants
+//! nothing: that one must pass everything.
+//!
+//! It is written the way a student might, from the contract alone, without the
+//! crate: a 19×19 array, `read_until`, `match` on the line.
+
+#![forbid(unsafe_code)]
+
+use std::io::{self, BufRead, BufWriter, Read, Write};
+use std::process::ExitCode;
+
+const N: usize = 19;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bug {
+    None,
+    /// Loops for ever at end of input.
+    EofLoop,
+    /// Misses a line of five that touches an edge of the board.
+    Edge,
+    /// Only exactly five wins; six or more do not.
+    Overline,
+    /// Swaps x and y in the mist formula.
+    MistSwap,
+    /// Trims whitespace around a line before reading it.
+    Trim,
+    /// Exits with 0 at end of input.
+    ExitCode,
+    /// Reads lines in pieces of at most 512 bytes.
+    LongLine,
+    /// Calls a full board a tie before looking for a line.
+    Tie,
+    /// Prints `Invalid!` for ever at end of input.
+    Flood,
+}
+
+fn main() -> ExitCode {
+    let bug = match std::env::args().nth(1).as_deref() {
+        Some("none") => Bug::None,
+        Some("eof-loop") => Bug::EofLoop,
+        Some("edge") => Bug::Edge,
+        Some("overline") => Bug::Overline,
+        Some("mist-swap") => Bug::MistSwap,
+        Some("trim") => Bug::Trim,
+        Some("exit-code") => Bug::ExitCode,
+        Some("long-line") => Bug::LongLine,
+        Some("tie") => Bug::Tie,
+        Some("flood") => Bug::Flood,
+        _ => {
+            let _ = writeln!(
+                io::stderr(),
+                "usage: broken none|eof-loop|edge|overline|mist-swap|trim|exit-code|long-line|tie|flood"
+            );
+            return ExitCode::from(2);
+        }
+    };
+    let mut out = BufWriter::new(io::stdout().lock());
+    let code = play(bug, &mut io::stdin().lock(), &mut out);
+    let _ = out.flush();
+    ExitCode::from(code)
+}
+
+struct Game {
+    board: [[u8; N]; N], // [x][y], 0-based; 0 empty, 1 black, 2 white
+    black_to_move: bool,
+    history: String,
+    moves: usize,
+    cx: usize, // 1-based centre
+    cy: usize,
+}
+
+fn play(bug: Bug, input: &mut impl BufRead, out: &mut impl Write) -> u8 {
+    let mut game = Game {
+        board: [[0; N]; N],
+        black_to_move: true,
+        history: String::new(),
+        moves: 0,
+        cx: 10,
+        cy: 10,
+    };
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let read = if bug == Bug::LongLine {
+            input.by_ref().take(512).read_until(b'\n', &mut line)
+        } else {
+            input.read_until(b'\n', &mut line)
+        };
+        match read {
+            Ok(0) | Err(_) => {
+                if bug == Bug::EofLoop {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                    continue;
+                }
+                if bug == Bug::Flood {
+                    while writeln!(out, "Invalid!").is_ok() {}
+                }
+                return if bug == Bug::ExitCode { 0 } else { 1 };
+            }
+            Ok(_) => {}
+        }
+        if line.last() == Some(&b'\n') {
+            line.pop();
+        }
+        let mut text: &[u8] = &line;
+        if bug == Bug::Trim {
+            text = text.trim_ascii();
+        }
+        let _ = match text {
+            b"who" => writeln!(out, "{}", if game.black_to_move { "B" } else { "W" }),
+            b"history" => writeln!(out, "{}", game.history),
+            b"view" => writeln!(out, "{}", view(&game)),
+            b"term" => return 1,
+            b"resign" => {
+                let winner = if game.black_to_move { "White" } else { "Black" };
+                end(out, &format!("{winner} wins!"), &game);
+                return 0;
+            }
+            _ => match text.strip_prefix(b"place ") {
+                Some(param)
+                    if !param.is_empty() && !param.iter().any(|b| b" \t\r\x0b\x0c".contains(b)) =>
+                {
+                    match parse_point(param) {
+                        None => writeln!(out, "Invalid coordinate"),
+                        Some((x, y)) if game.board[x][y] != 0 => {
+                            writeln!(out, "Occupied coordinate")
+                        }
+                        Some((x, y)) => {
+                            if let Some(result) = place(bug, &mut game, x, y) {
+                                end(out, result, &game);
+                                return 0;
+                            }
+                            Ok(())
+                        }
+                    }
+                }
+                _ => writeln!(out, "Invalid!"),
+            },
+        };
+    }
+}
+
+fn parse_point(param: &[u8]) -> Option<(usize, usize)> {
+    let (&letter, digits) = param.split_first()?;
+    if !(b'A'..=b'S').contains(&letter)
+        || digits.is_empty()
+        || digits.len() > 2
+        || digits[0] == b'0'
+    {
+        return None;
+    }
+    if !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let row: usize = std::str::from_utf8(digits).ok()?.parse().ok()?;
+    (1..=19)
+        .contains(&row)
+        .then(|| (usize::from(letter - b'A'), row - 1))
+}
+
+fn place(bug: Bug, game: &mut Game, x: usize, y: usize) -> Option<&'static str> {
+    let stone = if game.black_to_move { 1 } else { 2 };
+    game.board[x][y] = stone;
+    game.moves += 1;
+    game.history.push(char::from(b'A' + x as u8));
+    game.history.push_str(&(y + 1).to_string());
+    let (px, py) = (x + 1, y + 1);
+    if bug == Bug::MistSwap {
+        game.cx = 1 + (5 * py * py + 3 * py + 4) % 19;
+        game.cy = 1 + (4 * px * px + 2 * px - 4) % 19;
+    } else {
+        game.cx = 1 + (5 * px * px + 3 * px + 4) % 19;
+        game.cy = 1 + (4 * py * py + 2 * py - 4) % 19;
+    }
+    game.black_to_move = !game.black_to_move;
+    let winner = if stone == 1 {
+        "Black wins!"
+    } else {
+        "White wins!"
+    };
+    if bug == Bug::Tie && game.moves == N * N {
+        return Some("Wow, a tie!");
+    }
+    if wins(bug, game, x, y, stone) {
+        return Some(winner);
+    }
+    (game.moves == N * N).then_some("Wow, a tie!")
+}
+
+fn wins(bug: Bug, game: &Game, x: usize, y: usize, stone: u8) -> bool {
+    for (dx, dy) in [(1i32, 0i32), (0, 1), (1, 1), (1, -1)] {
+        let mut cells = vec![(x, y)];
+        for sign in [1, -1] {
+            let (mut cx, mut cy) = (x as i32, y as i32);
+            loop {
+                cx += dx * sign;
+                cy += dy * sign;
+                if cx < 0
+                    || cy < 0
+                    || cx >= N as i32
+                    || cy >= N as i32
+                    || game.board[cx as usize][cy as usize] != stone
+                {
+                    break;
+                }
+                cells.push((cx as usize, cy as usize));
+            }
+        }
+        let touches_edge = cells
+            .iter()
+            .any(|&(a, b)| a == 0 || b == 0 || a == N - 1 || b == N - 1);
+        let long_enough = match bug {
+            Bug::Overline => cells.len() == 5,
+            _ => cells.len() >= 5,
+        };
+        if long_enough && !(bug == Bug::Edge && touches_edge) {
+            return true;
+        }
+    }
+    false
+}
+
+fn view(game: &Game) -> String {
+    let mut s = format!("{}{},", char::from(b'A' + game.cx as u8 - 1), game.cy);
+    for y in (game.cy as i32 - 3..=game.cy as i32 + 3).rev() {
+        for x in game.cx as i32 - 3..=game.cx as i32 + 3 {
+            s.push(if x < 1 || y < 1 || x > N as i32 || y > N as i32 {
+                'x'
+            } else {
+                match game.board[x as usize - 1][y as usize - 1] {
+                    1 => '#',
+                    2 => 'o',
+                    _ => '.',
+                }
+            });
+        }
+    }
+    s
+}
+
+fn end(out: &mut impl Write, result: &str, game: &Game) {
+    let _ = writeln!(out, "{result}\n{}\nThank you for playing!", game.history);
+}
