@@ -120,9 +120,7 @@ pub fn parse(sub: Sub, args: &[OsString]) -> Result<Parsed, CliError> {
                 value: line.to_owned(),
                 reason,
             };
-            let text = line
-                .to_str()
-                .ok_or_else(|| invalid("not UTF-8".into()))?;
+            let text = line.to_str().ok_or_else(|| invalid("not UTF-8".into()))?;
             Some(split(text).map_err(|e| invalid(e.to_string()))?)
         }
     };
