@@ -187,7 +187,8 @@ pub struct Spec {
 }
 
 impl Spec {
-    const fn flag(long: &'static str) -> Spec {
+    /// A flag: an option that takes no value.
+    pub const fn flag(long: &'static str) -> Spec {
         Spec {
             long,
             short: None,
@@ -195,7 +196,8 @@ impl Spec {
         }
     }
 
-    const fn valued(long: &'static str, value: &'static str) -> Spec {
+    /// An option that takes a value, called `value` in help and errors.
+    pub const fn valued(long: &'static str, value: &'static str) -> Spec {
         Spec {
             long,
             short: None,
@@ -205,13 +207,13 @@ impl Spec {
 }
 
 /// `-h`, `--help`: every command has them.
-const HELP: Spec = Spec {
+pub const HELP: Spec = Spec {
     long: "--help",
     short: Some("-h"),
     value: None,
 };
 /// `-V`, `--version`: every command has them.
-const VERSION: Spec = Spec {
+pub const VERSION: Spec = Spec {
     long: "--version",
     short: Some("-V"),
     value: None,

@@ -229,6 +229,7 @@ Options:
   --timeout SECS   kill a run still going after this long [default: 10]
   --jobs N         cases run at once [default: twice the number of cores]
   -h, --help       print this help
+  -V, --version    print the version
 ";
 
 /// `gomoku-mist fuzz --help`.
@@ -256,4 +257,5 @@ Options:
   --timeout SECS   kill a run still going after this long [default: 5]
   --jobs N         cases run at once [default: twice the number of cores]
   -h, --help       print this help
+  -V, --version    print the version
 ";

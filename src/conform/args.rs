@@ -13,42 +13,29 @@ use std::time::Duration;
 
 use super::split::split;
 use super::{CheckOptions, FuzzOptions, Limit};
-use crate::cli::{self, CliError, Spec};
+use crate::cli::{self, CliError, HELP, Spec, VERSION};
 use crate::text;
-
-const fn valued(long: &'static str, value: &'static str) -> Spec {
-    Spec {
-        long,
-        short: None,
-        value: Some(value),
-    }
-}
-
-/// `-h`, `--help`.
-const HELP: Spec = Spec {
-    long: "--help",
-    short: Some("-h"),
-    value: None,
-};
 
 /// The options of `check`.
 const CHECK: &[Spec] = &[
-    valued("--program", "CMD"),
-    valued("--timeout", "SECS"),
-    valued("--jobs", "N"),
+    Spec::valued("--program", "CMD"),
+    Spec::valued("--timeout", "SECS"),
+    Spec::valued("--jobs", "N"),
     HELP,
+    VERSION,
 ];
 
 /// The options of `fuzz`.
 const FUZZ: &[Spec] = &[
-    valued("--program", "CMD"),
-    valued("--seed", "N"),
-    valued("--time", "SECS"),
-    valued("--cases", "N"),
-    valued("--out", "DIR"),
-    valued("--timeout", "SECS"),
-    valued("--jobs", "N"),
+    Spec::valued("--program", "CMD"),
+    Spec::valued("--seed", "N"),
+    Spec::valued("--time", "SECS"),
+    Spec::valued("--cases", "N"),
+    Spec::valued("--out", "DIR"),
+    Spec::valued("--timeout", "SECS"),
+    Spec::valued("--jobs", "N"),
     HELP,
+    VERSION,
 ];
 
 /// Which subcommand.
