@@ -18,6 +18,8 @@
 //! - [`decode`]: the same grammar for a short line, decoded without
 //!   branching on its bytes: the read loop's fast path, tested against
 //!   [`command`].
+//! - [`engine`]: a position and a budget to a move: incremental line
+//!   patterns, threat solvers (VCF, VCT), alpha-beta search. No I/O.
 //! - [`text`]: every byte printed on stdout, and the help text.
 //! - [`output`]: the output buffer, and the fixed-size blocks most replies
 //!   are copied as.
@@ -45,6 +47,7 @@ pub mod board;
 pub mod cli;
 pub mod command;
 pub mod decode;
+pub mod engine;
 pub mod game;
 pub mod mist;
 pub mod output;
