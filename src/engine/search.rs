@@ -57,6 +57,10 @@ pub struct Search<'a> {
     /// Positions where VCF failed: (hash, depth).
     pub fails: Vec<(u64, u32)>,
     root_best: Option<usize>,
+    /// When set, the only root moves to search.
+    root_filter: Option<Vec<usize>>,
+    /// Whether the last threat solver ran out of its share.
+    solve_exhausted: bool,
 }
 
 /// The outcome of a search.
@@ -91,6 +95,8 @@ impl<'a> Search<'a> {
             solved: None,
             fails: vec![(0, 0); FAIL_SLOTS],
             root_best: None,
+            root_filter: None,
+            solve_exhausted: false,
         }
     }
 
@@ -135,12 +141,24 @@ impl<'a> Search<'a> {
         let Some(fallback) = fallback.or_else(|| self.any_empty()) else {
             return decided(0, 0);
         };
-        // Own forced wins first: fours only (deep, cheap), then threats.
-        if self.solve(|s| s.vcf(ROOT_VCF, 0)) || self.solve(|s| s.vct(ROOT_VCT, 0)) {
-            if let Some(f) = self.solved.filter(|&f| self.pos.cell(f) == pattern::EMPTY) {
-                return decided(f, WIN - 10);
+        // Own forced wins first, shortest first: fours only (deep, cheap),
+        // then threats.
+        for depth in 1..=ROOT_VCF {
+            if self.solve(|s| s.vcf(depth, 0)) {
+                if let Some(f) = self.solved.filter(|&f| self.pos.cell(f) == pattern::EMPTY) {
+                    return decided(f, WIN - 2 * depth as i32 - 1);
+                }
+            }
+            if self.stopped || self.solve_exhausted {
+                break;
             }
         }
+        if self.solve(|s| s.vct(ROOT_VCT, 0)) {
+            if let Some(f) = self.solved.filter(|&f| self.pos.cell(f) == pattern::EMPTY) {
+                return decided(f, WIN - 4 * ROOT_VCT as i32);
+            }
+        }
+        self.root_filter = self.vcf_defences();
         let mut best = Outcome {
             best: fallback,
             score: 0,
@@ -181,11 +199,40 @@ impl<'a> Search<'a> {
         self.solved = None;
         let win = solver(self);
         let stopped_by_share = self.stopped;
+        self.solve_exhausted = stopped_by_share;
         self.budget = saved;
         // Running out of the solver's share is not the end of the search,
         // but running out of time is.
         self.stopped = stopped_by_share && self.budget.exhausted_now(self.nodes);
         win && !stopped_by_share
+    }
+
+    /// If the opponent would win by continuous fours were it its move, the
+    /// root moves after which it no longer does (empty if none does).
+    fn vcf_defences(&mut self) -> Option<Vec<usize>> {
+        let me = self.pos.side();
+        self.pos.set_side(other(me));
+        let threat = self.solve(|s| s.vcf(ROOT_VCF, 0));
+        self.pos.set_side(me);
+        if !threat {
+            return None;
+        }
+        let list = self.ordered_moves(0, 0);
+        let mut keep = Vec::new();
+        for &(_, m) in &list {
+            let m = usize::from(m);
+            self.pos.play(m);
+            let lost = self.solve(|s| s.vcf(ROOT_VCF, 1));
+            self.pos.undo();
+            if !lost {
+                keep.push(m);
+            }
+            if self.stopped {
+                break;
+            }
+        }
+        self.lists[0] = list;
+        (!keep.is_empty()).then_some(keep)
     }
 
     fn any_empty(&self) -> Option<usize> {
@@ -230,6 +277,14 @@ impl<'a> Search<'a> {
         let killers = self.killers[ply.min(MAX_PLY - 1)];
         for &i in &self.pos.points {
             if !self.pos.is_candidate(i) {
+                continue;
+            }
+            if ply == 0
+                && self
+                    .root_filter
+                    .as_ref()
+                    .is_some_and(|keep| !keep.contains(&i))
+            {
                 continue;
             }
             if defend
