@@ -140,7 +140,17 @@ fn signature() -> u64 {
 }
 
 fn speed() {
-    let moves = midgame(OPENINGS[6], 20);
+    // The first midgame position (from 16 stones on) that no threat
+    // decides at once, so the time goes to the full search.
+    let probe = Limits { nodes: Some(20_000), ..Limits::default() };
+    let full = midgame(OPENINGS[0], 40);
+    let moves = (16..full.len())
+        .map(|n| full[..n].to_vec())
+        .find(|moves| {
+            let (board, player) = board_of(moves);
+            Engine::new(1 << 20).think(&board, player, Rule::Freestyle, probe).is_some_and(|t| t.depth > 0 && t.score.abs() < 10_000)
+        })
+        .unwrap_or(full);
     let (board, player) = board_of(&moves);
     let mut engine = Engine::new(64 << 20);
     let start = Instant::now();

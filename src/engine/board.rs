@@ -90,6 +90,9 @@ pub struct Position {
     hash: u64,
     side: Colour,
     moves: Vec<usize>,
+    /// The stones' bounding box after each move: (first row, last row,
+    /// first column, last column) in array coordinates.
+    boxes: Vec<[usize; 4]>,
     table: &'static [u8],
     rule: Rule,
     /// Every on-board index, row by row, for scans.
@@ -113,6 +116,7 @@ impl Position {
             hash: 0,
             side,
             moves: Vec::with_capacity(Point::COUNT),
+            boxes: Vec::with_capacity(Point::COUNT),
             table: pattern::table(rule),
             rule,
             points,
@@ -158,6 +162,16 @@ impl Position {
     /// The moves played since the empty board, in order.
     pub fn moves(&self) -> &[usize] {
         &self.moves
+    }
+
+    /// The on-board points within two of the stones' bounding box, row by
+    /// row: every candidate is among them.
+    pub fn area(&self) -> impl Iterator<Item = usize> + use<> {
+        let [r0, r1, c0, c1] = self.boxes.last().copied().unwrap_or([1, 0, 1, 0]);
+        let (first, last) = (PAD, PAD + SIZE as usize - 1);
+        let rows = r0.saturating_sub(2).max(first)..=(r1 + 2).min(last);
+        let columns = c0.saturating_sub(2).max(first)..=(c1 + 2).min(last);
+        rows.flat_map(move |r| columns.clone().map(move |c| r * WIDTH + c))
     }
 
     /// What stands on cell `i`.
@@ -245,6 +259,9 @@ impl Position {
         self.touch(i, c);
         self.near_add(i, 1);
         self.moves.push(i);
+        let (r, col) = (i / WIDTH, i % WIDTH);
+        let b = self.boxes.last().copied().unwrap_or([r, r, col, col]);
+        self.boxes.push([b[0].min(r), b[1].max(r), b[2].min(col), b[3].max(col)]);
         self.side = other(c);
     }
 
@@ -253,6 +270,7 @@ impl Position {
         let Some(i) = self.moves.pop() else {
             return;
         };
+        self.boxes.pop();
         let c = self.cell[i];
         self.cell[i] = EMPTY;
         self.hash ^= ZOBRIST[c as usize - 1][i];

@@ -275,7 +275,7 @@ impl<'a> Search<'a> {
         }
         let defend = self.pos.combos_at_least(opp, C_FLEX4) > 0;
         let killers = self.killers[ply.min(MAX_PLY - 1)];
-        for &i in &self.pos.points {
+        for i in self.pos.area() {
             if !self.pos.is_candidate(i) {
                 continue;
             }

@@ -88,7 +88,7 @@ impl Search<'_> {
         };
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();
-        for &i in &self.pos.points {
+        for i in self.pos.area() {
             if self.pos.is_candidate(i) && self.pos.combo(i, me) >= min {
                 let combo = i32::from(self.pos.combo(i, me));
                 list.push((
@@ -147,7 +147,7 @@ impl Search<'_> {
         }
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();
-        for &i in &self.pos.points {
+        for i in self.pos.area() {
             if self.pos.cell(i) == pattern::EMPTY
                 && (self.pos.combo(i, me) >= C_B4
                     || self.pos.lines(i, att).iter().any(|&p| p >= pattern::B4))
