@@ -94,6 +94,7 @@ pub struct Position {
     /// first column, last column) in array coordinates.
     boxes: Vec<[usize; 4]>,
     table: &'static [u8],
+    shapes: &'static eval::Shapes,
     rule: Rule,
     /// Every on-board index, row by row, for scans.
     pub points: Vec<usize>,
@@ -118,6 +119,7 @@ impl Position {
             moves: Vec::with_capacity(Point::COUNT),
             boxes: Vec::with_capacity(Point::COUNT),
             table: pattern::table(rule),
+            shapes: eval::Shapes::get(),
             rule,
             points,
         };
@@ -225,9 +227,7 @@ impl Position {
         }
         // A five point appears on a line through a recent stone, but a scan
         // is rare enough to keep simple.
-        self.points
-            .iter()
-            .copied()
+        self.area()
             .find(|&i| self.cell[i] == EMPTY && self.combo(i, c) == eval::C_FIVE)
     }
 
@@ -312,12 +312,25 @@ impl Position {
                 if self.cell[q] == WALL {
                     continue;
                 }
+                let code = self.info[q].code[d] ^ (u32::from(c) << (2 * pattern::slot(-j)));
+                self.info[q].code[d] = code;
+                let entry = self.table[pattern::index(code, self.rule)];
+                let (own, theirs) = (pattern::own(entry), pattern::theirs(entry));
+                let lines = self.info[q].lines;
+                // Most far points keep their pattern: nothing else changes.
+                if lines[0][d] == own && lines[1][d] == theirs {
+                    continue;
+                }
                 let empty = self.cell[q] == EMPTY;
                 if empty {
                     self.count(q, -1);
                 }
-                self.info[q].code[d] ^= u32::from(c) << (2 * pattern::slot(-j));
-                self.refresh_line(q, d);
+                let info = &mut self.info[q];
+                info.lines[0][d] = own;
+                info.lines[1][d] = theirs;
+                for s in 0..2 {
+                    (info.combo[s], info.value[s]) = self.shapes.at(eval::shape(info.lines[s]));
+                }
                 if empty {
                     self.count(q, 1);
                 }
@@ -342,12 +355,11 @@ impl Position {
 
     fn refresh_line(&mut self, i: usize, d: usize) {
         let info = &mut self.info[i];
-        let code = info.code[d];
-        info.lines[0][d] = self.table[code as usize];
-        info.lines[1][d] = self.table[pattern::swap(code) as usize];
+        let entry = self.table[pattern::index(info.code[d], self.rule)];
+        info.lines[0][d] = pattern::own(entry);
+        info.lines[1][d] = pattern::theirs(entry);
         for s in 0..2 {
-            info.combo[s] = eval::combo(info.lines[s]);
-            info.value[s] = eval::value(info.lines[s], info.combo[s]);
+            (info.combo[s], info.value[s]) = self.shapes.at(eval::shape(info.lines[s]));
         }
     }
 }

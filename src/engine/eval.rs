@@ -53,6 +53,49 @@ pub fn combo(lines: [Pattern; 4]) -> Combo {
     }
 }
 
+/// Combination and value for every four line patterns, indexed by
+/// [`shape`].
+pub struct Shapes {
+    combo: Vec<Combo>,
+    value: Vec<i32>,
+}
+
+/// The index of four line patterns in [`Shapes`].
+pub fn shape(lines: [Pattern; 4]) -> usize {
+    lines.iter().fold(0, |n, &p| n * pattern::COUNT + p as usize)
+}
+
+impl Shapes {
+    /// The table, built on first use.
+    pub fn get() -> &'static Shapes {
+        static SHAPES: std::sync::OnceLock<Shapes> = std::sync::OnceLock::new();
+        SHAPES.get_or_init(|| {
+            let n = pattern::COUNT.pow(4);
+            let mut shapes = Shapes {
+                combo: vec![0; n],
+                value: vec![0; n],
+            };
+            for i in 0..n {
+                let mut lines = [0; 4];
+                let mut rest = i;
+                for d in (0..4).rev() {
+                    lines[d] = (rest % pattern::COUNT) as Pattern;
+                    rest /= pattern::COUNT;
+                }
+                let c = combo(lines);
+                shapes.combo[i] = c;
+                shapes.value[i] = value(lines, c);
+            }
+            shapes
+        })
+    }
+
+    /// The combination and value of the shape `index`.
+    pub fn at(&self, index: usize) -> (Combo, i32) {
+        (self.combo[index], self.value[index])
+    }
+}
+
 /// What one line pattern on an empty point is worth to the side that
 /// could play there.
 const LINE_VALUE: [i32; pattern::COUNT] = [0, 2, 3, 10, 10, 36, 40, 300, 2000];
