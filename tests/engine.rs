@@ -117,7 +117,7 @@ proptest! {
     #[test]
     fn a_node_budget_gives_the_same_move(case in cases()) {
         let first = think(&case, &mut Engine::new(1 << 20));
-        let mut used = Engine::new(1 << 16);
+        let mut used = Engine::new(1 << 20);
         let _ = think(&case, &mut used);
         used.clear();
         let again = think(&case, &mut used);
