@@ -142,13 +142,18 @@ fn signature() -> u64 {
 fn speed() {
     // The first midgame position (from 16 stones on) that no threat
     // decides at once, so the time goes to the full search.
-    let probe = Limits { nodes: Some(20_000), ..Limits::default() };
+    let probe = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
     let full = midgame(OPENINGS[0], 40);
     let moves = (16..full.len())
         .map(|n| full[..n].to_vec())
         .find(|moves| {
             let (board, player) = board_of(moves);
-            Engine::new(1 << 20).think(&board, player, Rule::Freestyle, probe).is_some_and(|t| t.depth > 0 && t.score.abs() < 10_000)
+            Engine::new(1 << 20)
+                .think(&board, player, Rule::Freestyle, probe)
+                .is_some_and(|t| t.depth > 0 && t.score.abs() < 10_000)
         })
         .unwrap_or(full);
     let (board, player) = board_of(&moves);
@@ -254,9 +259,7 @@ fn play(a: &mut Player2, b: &mut Player2, a_black: bool, opening: &str) -> Optio
         let to_move = game.to_move();
         let a_moves = (to_move == Player::Black) == a_black;
         let mover = if a_moves { &mut *a } else { &mut *b };
-        let Some(p) = mover.choose(game.board(), to_move) else {
-            return None;
-        };
+        let p = mover.choose(game.board(), to_move)?;
         match game.place(p) {
             Ok(None) => {}
             Ok(Some(Ending::Win { winner })) => return Some((winner == Player::Black) == a_black),

@@ -261,7 +261,8 @@ impl Position {
         self.moves.push(i);
         let (r, col) = (i / WIDTH, i % WIDTH);
         let b = self.boxes.last().copied().unwrap_or([r, r, col, col]);
-        self.boxes.push([b[0].min(r), b[1].max(r), b[2].min(col), b[3].max(col)]);
+        self.boxes
+            .push([b[0].min(r), b[1].max(r), b[2].min(col), b[3].max(col)]);
         self.side = other(c);
     }
 

@@ -62,7 +62,9 @@ pub struct Shapes {
 
 /// The index of four line patterns in [`Shapes`].
 pub fn shape(lines: [Pattern; 4]) -> usize {
-    lines.iter().fold(0, |n, &p| n * pattern::COUNT + p as usize)
+    lines
+        .iter()
+        .fold(0, |n, &p| n * pattern::COUNT + p as usize)
 }
 
 impl Shapes {

@@ -92,7 +92,9 @@ fn build(rule: Rule) -> Box<[u8]> {
     if rule == Rule::Freestyle {
         // A five through the centre lies within four steps, so the outer
         // cells never matter: a table 16 times smaller, that stays in cache.
-        (0..1u32 << (BITS - 4)).map(|inner| packed(inner << 2)).collect()
+        (0..1u32 << (BITS - 4))
+            .map(|inner| packed(inner << 2))
+            .collect()
     } else {
         (0..1u32 << BITS).map(packed).collect()
     }
@@ -223,7 +225,11 @@ mod tests {
         ];
         for (line, rule, want) in cases {
             let c = code(&line.replace('|', ""));
-            assert_eq!(own(table(rule)[index(c, rule)]), want, "{line} under {rule:?}");
+            assert_eq!(
+                own(table(rule)[index(c, rule)]),
+                want,
+                "{line} under {rule:?}"
+            );
         }
     }
 
@@ -233,7 +239,11 @@ mod tests {
             for line in ["...xx|x.x..", "..o.x|xx.o.", "#####|xxx.."] {
                 let c = code(&line.replace('|', ""));
                 let t = table(rule);
-                assert_eq!(own(t[index(swap(c), rule)]), theirs(t[index(c, rule)]), "{line}");
+                assert_eq!(
+                    own(t[index(swap(c), rule)]),
+                    theirs(t[index(c, rule)]),
+                    "{line}"
+                );
             }
         }
         let c = code("x.o#xo..#x");

@@ -5,6 +5,8 @@
 
 #![allow(dead_code)] // each test binary uses part of it
 
+use std::collections::HashMap;
+
 use gomoku_mist::player::Player;
 use gomoku_mist::point::{Column, Point, Row};
 use gomoku_mist::rule::Rule;
@@ -17,6 +19,19 @@ const LINES: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 pub struct Grid {
     cells: [Option<Player>; 361],
     pub rule: Rule,
+    /// A hash of the stones, for `known`.
+    hash: u64,
+    /// VCF results already worked out: (hash, attacker, moves) to result.
+    known: HashMap<(u64, bool, u32), bool>,
+}
+
+/// A fixed pseudo-random key per point and colour.
+fn key(i: usize, c: Player) -> u64 {
+    let mut z =
+        (i as u64 * 2 + u64::from(c == Player::White) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 fn at(c: i32, r: i32) -> Option<usize> {
@@ -40,6 +55,8 @@ impl Grid {
         Grid {
             cells: [None; 361],
             rule,
+            hash: 0,
+            known: HashMap::new(),
         }
     }
 
@@ -48,6 +65,12 @@ impl Grid {
     }
 
     pub fn set(&mut self, i: usize, v: Option<Player>) {
+        if let Some(old) = self.cells[i] {
+            self.hash ^= key(i, old);
+        }
+        if let Some(new) = v {
+            self.hash ^= key(i, new);
+        }
         self.cells[i] = v;
     }
 
@@ -104,6 +127,16 @@ impl Grid {
     /// included. Whoever has a five point and is to move wins; the
     /// defender, when not winning at once, must block the four.
     pub fn vcf(&mut self, att: Player, moves: u32) -> bool {
+        let memo = (self.hash, att == Player::White, moves);
+        if let Some(&known) = self.known.get(&memo) {
+            return known;
+        }
+        let result = self.vcf_search(att, moves);
+        self.known.insert(memo, result);
+        result
+    }
+
+    fn vcf_search(&mut self, att: Player, moves: u32) -> bool {
         if moves == 0 {
             return false;
         }
