@@ -84,8 +84,14 @@ pub struct Engine {
 
 impl Engine {
     /// A new engine whose hash table takes about `memory_bytes` (clamped
-    /// to sane bounds: 16 KiB to 1 GiB).
+    /// to sane bounds: 16 KiB to 1 GiB). The first engine of a process also
+    /// builds the pattern tables (some tens of milliseconds).
     pub fn new(memory_bytes: usize) -> Engine {
+        // Built once per process, here rather than inside a timed search.
+        for rule in Rule::ALL {
+            pattern::table(rule);
+        }
+        eval::Shapes::get();
         Engine {
             tt: tt::Table::new(memory_bytes),
             history: Box::new([[0; CELLS]; 2]),

@@ -84,8 +84,13 @@ pub fn table(rule: Rule) -> &'static [u8] {
 
 fn build(rule: Rule) -> Box<[u8]> {
     let mut table = vec![UNSET; 1 << BITS].into_boxed_slice();
-    for code in 0..1u32 << BITS {
-        classify(code, rule, &mut table);
+    // Under freestyle only codes with empty outer cells are used (and the
+    // recursion from them never fills an outer cell).
+    let step = if rule == Rule::Freestyle { 4 } else { 1 };
+    for code in (0..1u32 << BITS).step_by(step) {
+        if code & 0xC_0003 == 0 || rule != Rule::Freestyle {
+            classify(code, rule, &mut table);
+        }
     }
     // Both colours in one byte: one memory access per line update.
     let packed = |code: u32| table[code as usize] | (table[swap(code) as usize] << 4);

@@ -144,7 +144,7 @@ impl<'a> Search<'a> {
         // Own forced wins first, shortest first: fours only (deep, cheap),
         // then threats.
         for depth in 1..=ROOT_VCF {
-            if self.solve(|s| s.vcf(depth, 0)) {
+            if self.solve(6, SOLVER_CAP, |s| s.vcf(depth, 0)) {
                 if let Some(f) = self.solved.filter(|&f| self.pos.cell(f) == pattern::EMPTY) {
                     return decided(f, WIN - 2 * depth as i32 - 1);
                 }
@@ -153,7 +153,7 @@ impl<'a> Search<'a> {
                 break;
             }
         }
-        if self.solve(|s| s.vct(ROOT_VCT, 0)) {
+        if self.solve(6, SOLVER_CAP, |s| s.vct(ROOT_VCT, 0)) {
             if let Some(f) = self.solved.filter(|&f| self.pos.cell(f) == pattern::EMPTY) {
                 return decided(f, WIN - 4 * ROOT_VCT as i32);
             }
@@ -193,9 +193,9 @@ impl<'a> Search<'a> {
 
     /// Runs a threat solver on a slice of the node budget; the clock limit
     /// is shared with the main search.
-    fn solve(&mut self, solver: impl FnOnce(&mut Self) -> bool) -> bool {
+    fn solve(&mut self, part: u32, cap: u64, solver: impl FnOnce(&mut Self) -> bool) -> bool {
         let saved = self.budget;
-        self.budget = saved.share(self.nodes, 6, SOLVER_CAP);
+        self.budget = saved.share(self.nodes, part, cap);
         self.solved = None;
         let win = solver(self);
         let stopped_by_share = self.stopped;
@@ -212,26 +212,34 @@ impl<'a> Search<'a> {
     fn vcf_defences(&mut self) -> Option<Vec<usize>> {
         let me = self.pos.side();
         self.pos.set_side(other(me));
-        let threat = self.solve(|s| s.vcf(ROOT_VCF, 0));
+        let threat = self.solve(8, SOLVER_CAP, |s| s.vcf(ROOT_VCF, 0));
         self.pos.set_side(me);
         if !threat {
             return None;
         }
         let list = self.ordered_moves(0, 0);
         let mut keep = Vec::new();
+        // The whole check takes at most a quarter of what is left.
+        let saved = self.budget;
+        self.budget = saved.share(self.nodes, 4, SOLVER_CAP);
+        let part = u32::try_from(list.len()).unwrap_or(u32::MAX);
         for &(_, m) in &list {
             let m = usize::from(m);
-            self.pos.play(m);
-            let lost = self.solve(|s| s.vcf(ROOT_VCF, 1));
-            self.pos.undo();
+            // Once the check is out of budget, the rest count as defences:
+            // unproven is not lost.
+            let lost = !self.stopped && {
+                self.pos.play(m);
+                let lost = self.solve(part, SOLVER_CAP / 8, |s| s.vcf(ROOT_VCF, 1));
+                self.pos.undo();
+                lost
+            };
             if !lost {
                 keep.push(m);
             }
-            if self.stopped {
-                break;
-            }
         }
         self.lists[0] = list;
+        self.budget = saved;
+        self.stopped = self.budget.exhausted_now(self.nodes);
         (!keep.is_empty()).then_some(keep)
     }
 
