@@ -352,8 +352,9 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        if depth <= 0 {
-            if opp_fives == 0 && self.pos.combos_at_least(me, C_B4) > 0 {
+        // A four is answered even at the horizon: the block is forced.
+        if depth <= 0 && opp_fives == 0 {
+            if self.pos.combos_at_least(me, C_B4) > 0 {
                 let saved = self.solved;
                 let win = self.vcf(LEAF_VCF, ply);
                 self.solved = saved;
@@ -384,6 +385,8 @@ impl<'a> Search<'a> {
         for (n, &(_, m)) in list[..limit].iter().enumerate() {
             let m = usize::from(m);
             let quiet = self.pos.combo(m, me) < C_F3 && self.pos.combo(m, opp) < C_F3;
+            // A forced move costs no depth.
+            let depth = if limit == 1 { depth + 1 } else { depth };
             self.pos.play(m);
             let mut score;
             if n == 0 {
