@@ -180,17 +180,19 @@ fn solve(pos: &Position, grid: &mut Grid) -> Result<BTreeSet<Point>, String> {
             Ok(set(grid.double_threat_points(me)))
         }
         "vcf" => {
+            let shortest = grid.vcf_length(me, n + 2);
             premise(
-                grid.vcf_length(me, n) == Some(n),
-                &format!("the shortest VCF takes {n} moves"),
+                shortest == Some(n),
+                &format!("the shortest VCF takes {n} moves, not {shortest:?}"),
             )?;
             Ok(set(grid.vcf_starts(me, n)))
         }
         "defend" => {
             premise(grid.vcf_length(me, n + 2).is_none(), "the mover has no VCF")?;
+            let shortest = grid.vcf_length(opp, n + 2);
             premise(
-                grid.vcf_length(opp, n) == Some(n),
-                &format!("the opponent's VCF takes {n} moves"),
+                shortest == Some(n),
+                &format!("the opponent's VCF takes {n} moves, not {shortest:?}"),
             )?;
             Ok(after(grid, &mut |g| g.vcf_length(opp, n + 2).is_none()))
         }
