@@ -301,12 +301,17 @@ fn matches() {
         let start = Instant::now();
         let (mut w, mut d, mut l) = (0u32, 0u32, 0u32);
         let mut results = Vec::new();
+        let mut lost = Vec::new();
         for opening in OPENINGS.iter().take(openings) {
             for a_black in [true, false] {
                 let r = play(&mut engine, &mut opponent, a_black, opening);
                 match r {
                     Some(true) => w += 1,
-                    Some(false) => l += 1,
+                    Some(false) => {
+                        l += 1;
+                        let colour = if a_black { "Black" } else { "White" };
+                        lost.push(format!("{opening} as {colour}"));
+                    }
                     None => d += 1,
                 }
                 results.push(match r {
@@ -340,5 +345,8 @@ fn matches() {
             shown(hi),
             start.elapsed().as_secs_f64()
         );
+        if !lost.is_empty() {
+            println!("  lost: {}", lost.join(", "));
+        }
     }
 }

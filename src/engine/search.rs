@@ -17,7 +17,7 @@ use super::eval::{C_B4, C_F3, C_FIVE, C_FLEX4, EVAL_LIMIT};
 use super::pattern;
 use super::time::Budget;
 use super::tt::{Bound, Table};
-use super::vcf::FAIL_SLOTS;
+use super::vcf::{FAIL_SLOTS, Threats};
 
 /// A won position's score; a win in `n` plies scores `WIN - n`.
 pub const WIN: i32 = 30_000;
@@ -158,7 +158,9 @@ impl<'a> Search<'a> {
                 return decided(f, WIN - 4 * ROOT_VCT as i32);
             }
         }
-        self.root_filter = self.vcf_defences();
+        self.root_filter = self
+            .defences(Threats::Fours)
+            .or_else(|| self.defences(Threats::FoursAndThrees));
         let mut best = Outcome {
             best: fallback,
             score: 0,
@@ -207,12 +209,18 @@ impl<'a> Search<'a> {
         win && !stopped_by_share
     }
 
-    /// If the opponent would win by continuous fours were it its move, the
-    /// root moves after which it no longer does (empty if none does).
-    fn vcf_defences(&mut self) -> Option<Vec<usize>> {
+    /// If the opponent would win by continuous fours (or, with
+    /// [`Threats::FoursAndThrees`], by threats) were it its move, the root
+    /// moves after which it no longer does; `None` if there is no threat or
+    /// no move stops it.
+    fn defences(&mut self, threats: Threats) -> Option<Vec<usize>> {
+        let depth = match threats {
+            Threats::Fours => ROOT_VCF,
+            Threats::FoursAndThrees => ROOT_VCT,
+        };
         let me = self.pos.side();
         self.pos.set_side(other(me));
-        let threat = self.solve(8, SOLVER_CAP, |s| s.vcf(ROOT_VCF, 0));
+        let threat = self.solve(8, SOLVER_CAP, |s| s.attack(depth, 0, threats));
         self.pos.set_side(me);
         if !threat {
             return None;
@@ -229,7 +237,7 @@ impl<'a> Search<'a> {
             // unproven is not lost.
             let lost = !self.stopped && {
                 self.pos.play(m);
-                let lost = self.solve(part, SOLVER_CAP / 8, |s| s.vcf(ROOT_VCF, 1));
+                let lost = self.solve(part, SOLVER_CAP / 8, |s| s.attack(depth, 1, threats));
                 self.pos.undo();
                 lost
             };
