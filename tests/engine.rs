@@ -4,6 +4,8 @@
 //! always answers a legal empty point, and under a node budget always
 //! answers the same.
 
+#![forbid(unsafe_code)]
+
 mod brute;
 
 use std::time::{Duration, Instant};

@@ -25,6 +25,8 @@
 //! differs from the file, then asks the engine, with a node budget, and
 //! fails unless its move is in the set.
 
+#![forbid(unsafe_code)]
+
 mod brute;
 
 use std::collections::BTreeSet;

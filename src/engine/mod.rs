@@ -63,9 +63,9 @@ pub struct Limits {
 pub struct Thought {
     /// The move chosen.
     pub best: Point,
-    /// Its score for the side that moves, in centi-stones-ish units; a
-    /// proven win scores near [`search::WIN`], a proven loss near its
-    /// negation.
+    /// Its score for the side that moves: a static evaluation (positive is
+    /// good, within ±[`eval::EVAL_LIMIT`]), or for a proven win
+    /// [`search::WIN`] minus the plies to it (a loss: the negation).
     pub score: i32,
     /// Depth of the last complete iteration (0 when a threat decided).
     pub depth: u32,
