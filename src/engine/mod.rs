@@ -24,7 +24,7 @@
 //! let mut engine = Engine::new(1 << 20);
 //! let limits = Limits { nodes: Some(10_000), ..Limits::default() };
 //! let thought = engine.think(&board, Player::Black, Rule::Freestyle, limits).unwrap();
-//! assert!(["H10", "N10"].contains(&thought.best.to_string().as_str()));
+//! assert!(["I10", "N10"].contains(&thought.best.to_string().as_str()));
 //! ```
 
 pub mod board;
