@@ -31,7 +31,7 @@ const WIDTH_LIMIT: usize = 24;
 const LEAF_VCF: u32 = 5;
 /// Depth of the VCF and VCT tried at the root, in own moves.
 const ROOT_VCF: u32 = 30;
-const ROOT_VCT: u32 = 4;
+const ROOT_VCT: u32 = 6;
 /// The most nodes a root threat solver may take.
 const SOLVER_CAP: u64 = 300_000;
 
@@ -153,9 +153,17 @@ impl<'a> Search<'a> {
                 break;
             }
         }
-        if self.solve(6, SOLVER_CAP, |s| s.vct(ROOT_VCT, 0)) {
-            if let Some(f) = self.solved.filter(|&f| self.pos.cell(f) == pattern::EMPTY) {
-                return decided(f, WIN - 4 * ROOT_VCT as i32);
+        for depth in 2..=ROOT_VCT {
+            if self.stopped {
+                break;
+            }
+            if self.solve(6, SOLVER_CAP, |s| s.vct(depth, 0)) {
+                if let Some(f) = self.solved.filter(|&f| self.pos.cell(f) == pattern::EMPTY) {
+                    return decided(f, WIN - 4 * depth as i32);
+                }
+            }
+            if self.solve_exhausted {
+                break;
             }
         }
         self.root_filter = self
