@@ -134,10 +134,9 @@ impl<'a> Search<'a> {
         if let Some(f) = self.flex_four(me) {
             return decided(f, WIN - 3);
         }
-        let fallback = self
-            .ordered_moves(0, 0)
-            .first()
-            .map(|&(_, m)| usize::from(m));
+        let list = self.ordered_moves(0, 0);
+        let fallback = list.first().map(|&(_, m)| usize::from(m));
+        self.lists[0] = list;
         let Some(fallback) = fallback.or_else(|| self.any_empty()) else {
             return decided(0, 0);
         };
