@@ -181,3 +181,47 @@ fn a_time_limit_is_kept() {
     );
     assert!(thought.is_some_and(|t| board.get(t.best).is_none()));
 }
+
+/// On crowded random positions where the plain solver finds a win by
+/// continuous fours of up to five moves, the engine plays the first move
+/// of such a win (of up to seven moves: it need not pick the same one).
+#[test]
+fn finds_its_own_vcf() {
+    let mut state = 2024u64;
+    let mut next = move |n: u64| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((state >> 33) % n) as u8
+    };
+    let mut checked = 0;
+    for round in 0..400 {
+        let picks = (0..30 + next(40))
+            .map(|_| (5 + next(10), 5 + next(10)))
+            .collect();
+        let case = case(round, picks);
+        let me = case.to_move;
+        let mut grid = case.grid.clone();
+        if !grid.win_points(me).is_empty() || !grid.win_points(me.opponent()).is_empty() {
+            continue;
+        }
+        if grid.vcf_length(me, 5).is_none() {
+            continue;
+        }
+        checked += 1;
+        let best = think(&case, &mut Engine::new(1 << 20));
+        let starts = grid.vcf_starts(me, 7);
+        assert!(
+            starts.contains(&brute::index(best)),
+            "round {round}: played {best}; VCF starts: {:?}",
+            starts
+                .iter()
+                .map(|&i| brute::point(i).to_string())
+                .collect::<Vec<_>>()
+        );
+    }
+    assert!(
+        checked >= 5,
+        "only {checked} positions had a VCF: the generator needs a look"
+    );
+}
