@@ -225,3 +225,72 @@ fn finds_its_own_vcf() {
         "only {checked} positions had a VCF: the generator needs a look"
     );
 }
+
+/// On crowded random positions where the opponent would win by continuous
+/// fours (up to four moves) if the mover passed, the mover has no such win,
+/// and some move stops every VCF of up to six moves (plain solver over
+/// every empty point), the engine plays such a move.
+#[test]
+fn stops_the_opponents_vcf() {
+    let mut state = 4048u64;
+    let mut next = move |n: u64| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((state >> 33) % n) as u8
+    };
+    let mut checked = 0;
+    for round in 0..400 {
+        if checked == 12 {
+            break;
+        }
+        let picks = (0..30 + next(40))
+            .map(|_| (5 + next(10), 5 + next(10)))
+            .collect();
+        let case = case(round, picks);
+        let me = case.to_move;
+        let opp = me.opponent();
+        let mut grid = case.grid.clone();
+        if !grid.win_points(me).is_empty()
+            || !grid.win_points(opp).is_empty()
+            || grid.vcf_length(me, 6).is_some()
+            || grid.vcf_length(opp, 4).is_none()
+        {
+            continue;
+        }
+        let empties: Vec<usize> = grid.empties().collect();
+        let defences: Vec<usize> = empties
+            .into_iter()
+            .filter(|&m| {
+                grid.set(m, Some(me));
+                let stopped = grid.vcf_length(opp, 6).is_none();
+                grid.set(m, None);
+                stopped
+            })
+            .collect();
+        if defences.is_empty() {
+            continue;
+        }
+        checked += 1;
+        let limits = Limits {
+            nodes: Some(40_000),
+            ..Limits::default()
+        };
+        let best = Engine::new(1 << 20)
+            .think(&case.board, me, case.rule, limits)
+            .map(|t| t.best)
+            .unwrap_or_else(|| panic!("no move on a board that is not full"));
+        assert!(
+            defences.contains(&brute::index(best)),
+            "round {round}: played {best}; defences: {:?}",
+            defences
+                .iter()
+                .map(|&i| brute::point(i).to_string())
+                .collect::<Vec<_>>()
+        );
+    }
+    assert!(
+        checked >= 3,
+        "only {checked} positions: the generator needs a look"
+    );
+}
