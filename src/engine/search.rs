@@ -124,14 +124,29 @@ impl<'a> Search<'a> {
             return decided(f, WIN - 1);
         }
         if let Some(f) = self.pos.five_point(opp) {
-            let score = if self.pos.combo_count(opp, C_FIVE) >= 2 {
-                -(WIN - 2)
-            } else {
-                0
-            };
-            return decided(f, score);
+            // The block that leaves no five point (under caro one stone may
+            // stop two), else any.
+            let mut best = f;
+            for i in self.pos.area() {
+                if self.pos.cell(i) == pattern::EMPTY && self.pos.combo(i, opp) == C_FIVE {
+                    self.pos.play(i);
+                    let stopped = self.pos.combo_count(opp, C_FIVE) == 0;
+                    self.pos.undo();
+                    if stopped {
+                        best = i;
+                        break;
+                    }
+                }
+            }
+            self.pos.play(best);
+            let lost = self.pos.combo_count(opp, C_FIVE) > 0;
+            self.pos.undo();
+            return decided(best, if lost { -(WIN - 2) } else { 0 });
         }
-        if let Some(f) = self.flex_four(me) {
+        if let Some(f) = self
+            .flex_four(me)
+            .filter(|_| self.pos.combo_count(opp, C_FIVE) == 0)
+        {
             return decided(f, WIN - 3);
         }
         let list = self.ordered_moves(0, 0);
@@ -292,8 +307,14 @@ impl<'a> Search<'a> {
         let opp = other(me);
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();
-        if let Some(f) = self.pos.five_point(opp) {
-            list.push((0, f as u16));
+        if self.pos.combo_count(opp, C_FIVE) > 0 {
+            // Every five point (there is one, or, under caro, more that
+            // might not all win).
+            for i in self.pos.area() {
+                if self.pos.cell(i) == pattern::EMPTY && self.pos.combo(i, opp) == C_FIVE {
+                    list.push((0, i as u16));
+                }
+            }
             return list;
         }
         let defend = self.pos.combos_at_least(opp, C_FLEX4) > 0;
@@ -340,10 +361,10 @@ impl<'a> Search<'a> {
             return WIN - ply_score - 1;
         }
         let opp_fives = self.pos.combo_count(opp, C_FIVE);
-        if opp_fives >= 2 {
+        if opp_fives >= 2 && self.fives_unstoppable() {
             return -(WIN - ply_score - 2);
         }
-        if opp_fives == 0 && self.pos.combos_at_least(me, C_FLEX4) > 0 {
+        if opp_fives == 0 && self.flex_four(me).is_some() {
             return WIN - ply_score - 3;
         }
         if ply + 8 >= MAX_PLY || self.pos.stones() >= 361 {

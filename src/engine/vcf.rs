@@ -16,6 +16,7 @@ use super::board::{Colour, other};
 use super::eval::{C_B4, C_F3, C_FIVE, C_FLEX4};
 use super::pattern;
 use super::search::Search;
+use crate::rule::Rule;
 
 /// Size of the table of positions where VCF failed.
 pub const FAIL_SLOTS: usize = 1 << 15;
@@ -131,7 +132,7 @@ impl Search<'_> {
         }
         let att_fives = self.pos.combo_count(att, C_FIVE);
         if att_fives >= 2 {
-            return true;
+            return self.fives_unstoppable();
         }
         if att_fives == 1 {
             let Some(f) = self.pos.five_point(att) else {
@@ -170,9 +171,32 @@ impl Search<'_> {
         all_lose
     }
 
-    /// A point where `c` makes an open four or two fours, if any.
+    /// Whether the side to move, facing two or more five points, has lost:
+    /// always, except under caro, where a stone on one five point may leave
+    /// the other blocked at both ends.
+    pub(super) fn fives_unstoppable(&mut self) -> bool {
+        if self.pos.rule() != Rule::Caro {
+            return true;
+        }
+        let att = other(self.pos.side());
+        for i in self.pos.area() {
+            if self.pos.cell(i) == pattern::EMPTY && self.pos.combo(i, att) == C_FIVE {
+                self.pos.play(i);
+                let still = self.pos.combo_count(att, C_FIVE) > 0;
+                self.pos.undo();
+                if !still {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// A point where `c` makes an open four or two fours, if any. Under
+    /// caro there is no such shortcut (see [`Self::fives_unstoppable`]):
+    /// `None`, and the move is searched as a four.
     pub(super) fn flex_four(&self, c: Colour) -> Option<usize> {
-        if self.pos.combos_at_least(c, C_FLEX4) == 0 {
+        if self.pos.rule() == Rule::Caro || self.pos.combos_at_least(c, C_FLEX4) == 0 {
             return None;
         }
         self.pos

@@ -167,7 +167,7 @@ impl Grid {
                     self.set(wins[0], None);
                     r
                 }
-                _ => moves >= 2,
+                _ => self.unstoppable(att, &wins),
             };
             self.set(m, None);
             if ok {
@@ -175,6 +175,19 @@ impl Grid {
             }
         }
         false
+    }
+
+    /// Whether the defender, facing `att`'s five points `wins` (two or
+    /// more), has lost: whichever it blocks, a five point is left. Only
+    /// under caro can one stone stop two (the other five then blocked at
+    /// both ends).
+    fn unstoppable(&mut self, att: Player, wins: &[usize]) -> bool {
+        wins.iter().all(|&w| {
+            self.set(w, Some(att.opponent()));
+            let left = !self.win_points(att).is_empty();
+            self.set(w, None);
+            left
+        })
     }
 
     /// The first moves of every VCF of at most `moves` own moves.
@@ -206,7 +219,7 @@ impl Grid {
                         self.set(wins[0], None);
                         r
                     }
-                    _ => moves >= 2,
+                    _ => self.unstoppable(att, &wins),
                 };
                 self.set(m, None);
                 ok
