@@ -124,24 +124,14 @@ impl<'a> Search<'a> {
             return decided(f, WIN - 1);
         }
         if let Some(f) = self.pos.five_point(opp) {
-            // The block that leaves no five point (under caro one stone may
-            // stop two), else any.
-            let mut best = f;
-            for i in self.pos.area() {
-                if self.pos.cell(i) == pattern::EMPTY && self.pos.combo(i, opp) == C_FIVE {
-                    self.pos.play(i);
-                    let stopped = self.pos.combo_count(opp, C_FIVE) == 0;
-                    self.pos.undo();
-                    if stopped {
-                        best = i;
-                        break;
-                    }
-                }
+            let mut stops = MoveList::new();
+            self.five_stoppers(opp, &mut stops);
+            // One way to stop the five (or none): no need to search. Under
+            // caro there may be several, and the search picks among them.
+            if stops.len() <= 1 {
+                let best = stops.first().map_or(f, |&(_, m)| usize::from(m));
+                return decided(best, if stops.is_empty() { -(WIN - 2) } else { 0 });
             }
-            self.pos.play(best);
-            let lost = self.pos.combo_count(opp, C_FIVE) > 0;
-            self.pos.undo();
-            return decided(best, if lost { -(WIN - 2) } else { 0 });
         }
         if let Some(f) = self
             .flex_four(me)
@@ -308,11 +298,11 @@ impl<'a> Search<'a> {
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();
         if self.pos.combo_count(opp, C_FIVE) > 0 {
-            // Every five point (there is one, or, under caro, more that
-            // might not all win).
-            for i in self.pos.area() {
-                if self.pos.cell(i) == pattern::EMPTY && self.pos.combo(i, opp) == C_FIVE {
-                    list.push((0, i as u16));
+            self.five_stoppers(opp, &mut list);
+            if list.is_empty() {
+                // Lost: any five point will do.
+                if let Some(f) = self.pos.five_point(opp) {
+                    list.push((0, f as u16));
                 }
             }
             return list;

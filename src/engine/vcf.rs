@@ -12,10 +12,11 @@
 //! Failed VCF positions are remembered per search (hash and depth) so the
 //! transpositions of a long four sequence are not searched again.
 
+use super::board::DIRS;
 use super::board::{Colour, other};
 use super::eval::{C_B4, C_F3, C_FIVE, C_FLEX4};
 use super::pattern;
-use super::search::Search;
+use super::search::{MoveList, Search};
 use crate::rule::Rule;
 
 /// Size of the table of positions where VCF failed.
@@ -131,10 +132,7 @@ impl Search<'_> {
             return false;
         }
         let att_fives = self.pos.combo_count(att, C_FIVE);
-        if att_fives >= 2 {
-            return self.fives_unstoppable();
-        }
-        if att_fives == 1 {
+        if att_fives == 1 && self.pos.rule() != Rule::Caro {
             let Some(f) = self.pos.five_point(att) else {
                 return false;
             };
@@ -142,6 +140,23 @@ impl Search<'_> {
             let win = self.attack(depth, ply + 1, threats);
             self.pos.undo();
             return win;
+        }
+        if att_fives > 0 {
+            // Every stop must lose (none: lost already).
+            let mut list = std::mem::take(&mut self.lists[ply]);
+            self.five_stoppers(att, &mut list);
+            let mut all_lose = true;
+            for &(_, m) in list.iter() {
+                self.pos.play(usize::from(m));
+                let win = self.attack(depth, ply + 1, threats);
+                self.pos.undo();
+                if !win {
+                    all_lose = false;
+                    break;
+                }
+            }
+            self.lists[ply] = list;
+            return all_lose;
         }
         if threats == Threats::Fours || self.pos.combos_at_least(att, C_FLEX4) == 0 {
             return false;
@@ -171,25 +186,53 @@ impl Search<'_> {
         all_lose
     }
 
-    /// Whether the side to move, facing two or more five points, has lost:
-    /// always, except under caro, where a stone on one five point may leave
-    /// the other blocked at both ends.
+    /// The moves of the side to move after which `att` has no five point,
+    /// into `list`. Outside caro that is the five point, if there is only
+    /// one; under caro also a point just beyond a five that leaves it
+    /// blocked at both ends, and one stone may stop two fives.
+    pub(super) fn five_stoppers(&mut self, att: Colour, list: &mut MoveList) {
+        list.clear();
+        if self.pos.rule() != Rule::Caro {
+            if self.pos.combo_count(att, C_FIVE) == 1 {
+                if let Some(f) = self.pos.five_point(att) {
+                    list.push((0, f as u16));
+                }
+            }
+            return;
+        }
+        for f in self.pos.area() {
+            if self.pos.cell(f) != pattern::EMPTY || self.pos.combo(f, att) != C_FIVE {
+                continue;
+            }
+            // A five's ends lie within five steps of its five point.
+            for step in DIRS {
+                for k in -5..=5isize {
+                    let q = f.wrapping_add_signed(k * step);
+                    if self.pos.cell(q) != pattern::EMPTY
+                        || list.iter().any(|&(_, m)| usize::from(m) == q)
+                    {
+                        continue;
+                    }
+                    self.pos.play(q);
+                    let stopped = self.pos.combo_count(att, C_FIVE) == 0;
+                    self.pos.undo();
+                    if stopped {
+                        list.push((0, q as u16));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether the side to move, facing two or more five points, has lost.
     pub(super) fn fives_unstoppable(&mut self) -> bool {
         if self.pos.rule() != Rule::Caro {
             return true;
         }
         let att = other(self.pos.side());
-        for i in self.pos.area() {
-            if self.pos.cell(i) == pattern::EMPTY && self.pos.combo(i, att) == C_FIVE {
-                self.pos.play(i);
-                let still = self.pos.combo_count(att, C_FIVE) > 0;
-                self.pos.undo();
-                if !still {
-                    return false;
-                }
-            }
-        }
-        true
+        let mut list = MoveList::new();
+        self.five_stoppers(att, &mut list);
+        list.is_empty()
     }
 
     /// A point where `c` makes an open four or two fours, if any. Under

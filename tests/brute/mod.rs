@@ -143,51 +143,81 @@ impl Grid {
         if !self.win_points(att).is_empty() {
             return true;
         }
-        let def = att.opponent();
-        let def_wins = self.win_points(def);
-        if def_wins.len() >= 2 || moves < 2 {
+        if moves < 2 {
             return false;
         }
-        let candidates: Vec<usize> = if def_wins.len() == 1 {
-            def_wins
-        } else {
+        let candidates = self.four_candidates(att);
+        candidates
+            .into_iter()
+            .any(|m| self.four_wins(att, m, moves))
+    }
+
+    /// The attacker's possible fours: near its stones, and if the
+    /// defender has a five point, only the moves that stop it.
+    fn four_candidates(&mut self, att: Player) -> Vec<usize> {
+        let def = att.opponent();
+        if self.win_points(def).is_empty() {
             self.empties()
                 .filter(|&i| self.near_line(i, att, 3))
                 .collect()
-        };
-        for m in candidates {
-            self.set(m, Some(att));
-            let wins = self.win_points(att);
-            let ok = match wins.len() {
-                0 => false,
-                _ if !self.win_points(def).is_empty() => false,
-                1 => {
-                    self.set(wins[0], Some(def));
-                    let r = self.vcf(att, moves - 1);
-                    self.set(wins[0], None);
-                    r
-                }
-                _ => self.unstoppable(att, &wins),
-            };
-            self.set(m, None);
-            if ok {
-                return true;
-            }
+        } else {
+            self.stoppers(att, def)
         }
-        false
     }
 
-    /// Whether the defender, facing `att`'s five points `wins` (two or
-    /// more), has lost: whichever it blocks, a five point is left. Only
-    /// under caro can one stone stop two (the other five then blocked at
-    /// both ends).
-    fn unstoppable(&mut self, att: Player, wins: &[usize]) -> bool {
-        wins.iter().all(|&w| {
-            self.set(w, Some(att.opponent()));
-            let left = !self.win_points(att).is_empty();
-            self.set(w, None);
-            left
-        })
+    /// Whether `att` playing `m` makes a four that wins by continuous
+    /// fours within `moves` own moves in all (`m` included).
+    fn four_wins(&mut self, att: Player, m: usize, moves: u32) -> bool {
+        let def = att.opponent();
+        self.set(m, Some(att));
+        let ok = if self.win_points(att).is_empty() || !self.win_points(def).is_empty() {
+            false
+        } else {
+            // Every way the defender stops the five must still lose.
+            let stops = self.stoppers(def, att);
+            stops.into_iter().all(|s| {
+                self.set(s, Some(def));
+                let r = self.vcf(att, moves - 1);
+                self.set(s, None);
+                r
+            })
+        };
+        self.set(m, None);
+        ok
+    }
+
+    /// The moves of `by` after which `against` has no five point. Outside
+    /// caro: the five point if there is only one. Under caro, by brute
+    /// force over every empty point: a stone just beyond a five can leave
+    /// it blocked at both ends, and one stone can stop two fives.
+    pub fn stoppers(&mut self, by: Player, against: Player) -> Vec<usize> {
+        let wins = self.win_points(against);
+        if self.rule != Rule::Caro {
+            return if wins.len() == 1 { wins } else { Vec::new() };
+        }
+        // A stone changes a five only on its five point or at one of its
+        // ends: on its line, at most five points from the five point.
+        let mut near: Vec<usize> = Vec::new();
+        for &w in &wins {
+            let (x, y) = (w as i32 % N, w as i32 / N);
+            for (dx, dy) in LINES {
+                for k in -5..=5 {
+                    if let Some(j) = at(x + k * dx, y + k * dy) {
+                        if self.cells[j].is_none() && !near.contains(&j) {
+                            near.push(j);
+                        }
+                    }
+                }
+            }
+        }
+        near.into_iter()
+            .filter(|&e| {
+                self.set(e, Some(by));
+                let stopped = self.win_points(against).is_empty();
+                self.set(e, None);
+                stopped
+            })
+            .collect()
     }
 
     /// The first moves of every VCF of at most `moves` own moves.
@@ -196,34 +226,13 @@ impl Grid {
         if !immediate.is_empty() {
             return immediate;
         }
-        let def = att.opponent();
-        let def_wins = self.win_points(def);
-        let candidates: Vec<usize> = self
-            .empties()
-            .filter(|&i| self.near_line(i, att, 3))
-            .collect();
+        if moves < 2 {
+            return Vec::new();
+        }
+        let candidates = self.four_candidates(att);
         candidates
             .into_iter()
-            .filter(|&m| {
-                if def_wins.len() > 1 || (def_wins.len() == 1 && def_wins[0] != m) {
-                    return false;
-                }
-                self.set(m, Some(att));
-                let wins = self.win_points(att);
-                let ok = match wins.len() {
-                    0 => false,
-                    _ if !self.win_points(def).is_empty() => false,
-                    1 => {
-                        self.set(wins[0], Some(def));
-                        let r = self.vcf(att, moves - 1);
-                        self.set(wins[0], None);
-                        r
-                    }
-                    _ => self.unstoppable(att, &wins),
-                };
-                self.set(m, None);
-                ok
-            })
+            .filter(|&m| self.four_wins(att, m, moves))
             .collect()
     }
 
