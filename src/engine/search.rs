@@ -18,6 +18,7 @@ use super::pattern;
 use super::time::Budget;
 use super::tt::{Bound, Table};
 use super::vcf::{FAIL_SLOTS, Threats};
+use crate::rule::Rule;
 
 /// A won position's score; a win in `n` plies scores `WIN - n`.
 pub const WIN: i32 = 30_000;
@@ -307,7 +308,9 @@ impl<'a> Search<'a> {
             }
             return list;
         }
-        let defend = self.pos.combos_at_least(opp, C_FLEX4) > 0;
+        // Only the defences of an open three, which under caro may be
+        // stopped in more places: there, every candidate stays.
+        let defend = self.pos.rule() != Rule::Caro && self.pos.combos_at_least(opp, C_FLEX4) > 0;
         let killers = self.killers[ply.min(MAX_PLY - 1)];
         for i in self.pos.area() {
             if !self.pos.is_candidate(i) {

@@ -40,6 +40,14 @@ impl Search<'_> {
 
     /// The attacker (the side to move) to play.
     pub(super) fn attack(&mut self, depth: u32, ply: usize, threats: Threats) -> bool {
+        // Under caro a three can be stopped in more places than the
+        // defence set below knows (beyond a future five point): threes are
+        // not tried there, so a reported win stays a win.
+        let threats = if self.pos.rule() == Rule::Caro {
+            Threats::Fours
+        } else {
+            threats
+        };
         if self.tick() || ply + 2 >= self.lists.len() {
             return false;
         }
