@@ -19,7 +19,8 @@
 //!   of the budget; W/D/L and an Elo difference with its 95% margin.
 //!   `GOMOKU_ENGINE_OPENINGS` (default all 16) and `GOMOKU_ENGINE_MS`
 //!   (default 100 ms a move) change the games and the budget;
-//!   `GOMOKU_ENGINE_OPPONENTS` (e.g. `random,greedy`) picks opponents.
+//!   `GOMOKU_ENGINE_OPPONENTS` (e.g. `random,greedy`) picks opponents,
+//!   `GOMOKU_ENGINE_RULE` (`freestyle`, `exact`, `caro`) the rule.
 
 #![forbid(unsafe_code)]
 
@@ -209,12 +210,12 @@ impl Player2 {
         }
     }
 
-    fn choose(&mut self, board: &Board, to_move: Player) -> Option<Point> {
+    fn choose(&mut self, board: &Board, to_move: Player, rule: Rule) -> Option<Point> {
         match self {
-            Player2::Engine(engine, limits) => engine
-                .think(board, to_move, Rule::Freestyle, *limits)
-                .map(|t| t.best),
-            Player2::Greedy => greedy(board, to_move),
+            Player2::Engine(engine, limits) => {
+                engine.think(board, to_move, rule, *limits).map(|t| t.best)
+            }
+            Player2::Greedy => greedy(board, to_move, rule),
             Player2::Random(state) => {
                 let empty: Vec<Point> = Point::all().filter(|&p| board.get(p).is_none()).collect();
                 *state = state
@@ -228,8 +229,8 @@ impl Player2 {
 
 /// One ply: win if it can, else block a five, else the point with the best
 /// own-plus-opponent pattern value.
-fn greedy(board: &Board, to_move: Player) -> Option<Point> {
-    let pos = engine::position(board, to_move, Rule::Freestyle);
+fn greedy(board: &Board, to_move: Player, rule: Rule) -> Option<Point> {
+    let pos = engine::position(board, to_move, rule);
     let me = pos.side();
     let opp = 3 - me;
     let mut best: Option<(i32, usize)> = None;
@@ -254,8 +255,14 @@ fn greedy(board: &Board, to_move: Player) -> Option<Point> {
 
 /// Plays one game; `Some(true)` if `first` (Black after the opening...)
 /// wins: the result is for the player given as `a`.
-fn play(a: &mut Player2, b: &mut Player2, a_black: bool, opening: &str) -> Option<bool> {
-    let mut game = Game::new(Rule::Freestyle);
+fn play(
+    a: &mut Player2,
+    b: &mut Player2,
+    a_black: bool,
+    opening: &str,
+    rule: Rule,
+) -> Option<bool> {
+    let mut game = Game::new(rule);
     for p in parse_moves(opening) {
         if let Ok(Some(_)) = game.place(p) {
             return None;
@@ -267,7 +274,7 @@ fn play(a: &mut Player2, b: &mut Player2, a_black: bool, opening: &str) -> Optio
         let to_move = game.to_move();
         let a_moves = (to_move == Player::Black) == a_black;
         let mover = if a_moves { &mut *a } else { &mut *b };
-        let p = mover.choose(game.board(), to_move)?;
+        let p = mover.choose(game.board(), to_move, rule)?;
         match game.place(p) {
             Ok(None) => {}
             Ok(Some(Ending::Win { winner })) => return Some((winner == Player::Black) == a_black),
@@ -292,6 +299,10 @@ fn matches() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(OPENINGS.len())
         .min(OPENINGS.len());
+    let rule = std::env::var("GOMOKU_ENGINE_RULE")
+        .ok()
+        .and_then(|name| Rule::from_name(&name))
+        .unwrap_or_default();
     let chosen = std::env::var("GOMOKU_ENGINE_OPPONENTS")
         .unwrap_or_else(|_| "random,greedy,engine".to_owned());
     let budget = |ms: u64| Limits {
@@ -312,7 +323,7 @@ fn matches() {
         let mut lost = Vec::new();
         for opening in OPENINGS.iter().take(openings) {
             for a_black in [true, false] {
-                let r = play(&mut engine, &mut opponent, a_black, opening);
+                let r = play(&mut engine, &mut opponent, a_black, opening, rule);
                 match r {
                     Some(true) => w += 1,
                     Some(false) => {
@@ -341,7 +352,8 @@ fn matches() {
             }
         };
         println!(
-            "match: {} vs {}: +{} ={} -{} ({:.1}%), Elo {} [95%: {} .. {}], {:.0} s",
+            "match ({}): {} vs {}: +{} ={} -{} ({:.1}%), Elo {} [95%: {} .. {}], {:.0} s",
+            rule.name(),
             engine.name(),
             opponent.name(),
             w,
