@@ -208,26 +208,40 @@ impl Search<'_> {
             }
             return;
         }
+        // The candidates: each five point, and the points just beyond the
+        // run each five point would complete (a stone there may leave that
+        // five blocked at both ends); each is then tried.
+        let mut candidates = [0usize; 64];
+        let mut n = 0;
         for f in self.pos.area() {
             if self.pos.cell(f) != pattern::EMPTY || self.pos.combo(f, att) != C_FIVE {
                 continue;
             }
-            // A five's ends lie within five steps of its five point.
+            let mut add = |q: usize| {
+                if n < candidates.len() && !candidates[..n].contains(&q) {
+                    candidates[n] = q;
+                    n += 1;
+                }
+            };
+            add(f);
             for step in DIRS {
-                for k in -5..=5isize {
-                    let q = f.wrapping_add_signed(k * step);
-                    if self.pos.cell(q) != pattern::EMPTY
-                        || list.iter().any(|&(_, m)| usize::from(m) == q)
-                    {
-                        continue;
+                for sign in [1, -1] {
+                    let mut q = f.wrapping_add_signed(sign * step);
+                    while self.pos.cell(q) == att {
+                        q = q.wrapping_add_signed(sign * step);
                     }
-                    self.pos.play(q);
-                    let stopped = self.pos.combo_count(att, C_FIVE) == 0;
-                    self.pos.undo();
-                    if stopped {
-                        list.push((0, q as u16));
+                    if self.pos.cell(q) == pattern::EMPTY {
+                        add(q);
                     }
                 }
+            }
+        }
+        for &q in &candidates[..n] {
+            self.pos.play(q);
+            let stopped = self.pos.combo_count(att, C_FIVE) == 0;
+            self.pos.undo();
+            if stopped {
+                list.push((0, q as u16));
             }
         }
     }
