@@ -62,6 +62,8 @@ pub struct Search<'a> {
     root_filter: Option<Vec<usize>>,
     /// Whether the last threat solver ran out of its share.
     solve_exhausted: bool,
+    /// Whether caro threes count in the solvers (see `attack`).
+    pub threes_as_threat: bool,
 }
 
 /// The outcome of a search.
@@ -98,6 +100,7 @@ impl<'a> Search<'a> {
             root_best: None,
             root_filter: None,
             solve_exhausted: false,
+            threes_as_threat: false,
         }
     }
 
@@ -231,6 +234,13 @@ impl<'a> Search<'a> {
             Threats::Fours => ROOT_VCF,
             Threats::FoursAndThrees => ROOT_VCT,
         };
+        self.threes_as_threat = true;
+        let keep = self.defences_within(threats, depth);
+        self.threes_as_threat = false;
+        keep
+    }
+
+    fn defences_within(&mut self, threats: Threats, depth: u32) -> Option<Vec<usize>> {
         let me = self.pos.side();
         self.pos.set_side(other(me));
         let threat = self.solve(8, SOLVER_CAP, |s| s.attack(depth, 0, threats));

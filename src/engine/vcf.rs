@@ -42,8 +42,10 @@ impl Search<'_> {
     pub(super) fn attack(&mut self, depth: u32, ply: usize, threats: Threats) -> bool {
         // Under caro a three can be stopped in more places than the
         // defence set below knows (beyond a future five point): threes are
-        // not tried there, so a reported win stays a win.
-        let threats = if self.pos.rule() == Rule::Caro {
+        // not tried there, so a reported win stays a win; except when the
+        // root looks for the opponent's threats, where overrating them
+        // only makes the defence more careful.
+        let threats = if self.pos.rule() == Rule::Caro && !self.threes_as_threat {
             Threats::Fours
         } else {
             threats
