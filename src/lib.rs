@@ -3,41 +3,51 @@
 //!
 //! # Code map
 //!
-//! The core never does I/O; the session does it only through the reader
-//! and writer it is handed; `main.rs` owns stdin, stdout, stderr and the
-//! exit code.
+//! Three layers, each depending only on those above it in this list. The
+//! core never does I/O; the engine neither; each shell does it only
+//! through the readers and writers it is handed, and `main.rs` (and the
+//! brain's `src/bin/pbrain-gomoku-mist.rs`) own stdin, stdout, stderr and
+//! the exit code.
 //!
+//! The rules (core):
 //! - [`point`]: [`Column`](point::Column), [`Row`](point::Row) and
 //!   [`Point`](point::Point), and their strict parser.
 //! - [`player`]: [`Player`](player::Player), who is also a stone's colour.
 //! - [`board`]: the stones, and the runs through a stone that decide wins.
-//! - [`contract`]: no code; the rules the program keeps, in full, as a
-//!   document: what to print for any input, and each decision taken where
-//!   the assignment is silent.
 //! - [`rule`]: which runs win (the contract's five-or-more, `exact`,
 //!   `caro`).
-//! - [`mist`]: where the hole's centre moves, and what the hole shows.
+//! - [`mist`]: where the hole's centre moves, and which points it shows.
 //! - [`game`]: turn, moves, mist and how a placement ends the game.
 //! - [`command`]: one line of bytes to a [`Command`](command::Command), or
 //!   why it is none: the grammar, stated plainly.
 //! - [`decode`]: the same grammar for a short line, decoded without
 //!   branching on its bytes: the read loop's fast path, tested against
 //!   [`command`].
-//! - [`text`]: every byte printed on stdout, and the help text. The core
+//! - [`contract`]: no code; the rules the program keeps, in full, as a
+//!   document: what to print for any input, and each decision taken where
+//!   the assignment is silent.
+//!
+//! The engine:
+//! - [`engine`]: a position and a budget to a move: incremental line
+//!   patterns, threat solvers (VCF, VCT), alpha-beta search.
+//!
+//! The shells:
+//! - [`text`]: every byte printed on stdout, and the help texts. The core
 //!   never imports it (nor `output` nor `session`): it gives points and
 //!   stones, `text` alone turns them into symbols.
 //! - [`output`]: the output buffer, and the fixed-size blocks most replies
 //!   are copied as.
-//! - [`session`]: the read–reply loop over any reader and writer.
-//! - [`cli`]: the command-line options.
-//! - [`gomocup`]: the Gomocup (Piskvork protocol) brain over any reader,
-//!   writer and move chooser; `src/bin/pbrain-gomoku-mist.rs` runs it.
-//! - [`conform`]: the conformance kit, `check` and `fuzz`: other
-//!   implementations run as processes against cases and the reference.
-//! - [`opponent`]: the [`Opponent`](opponent::Opponent) trait, a player the
-//!   program moves for itself, as the terminal front-end sees it.
+//! - [`session`]: the read–reply loop over any reader and writer, and the
+//!   same replies one line at a time.
+//! - [`opponent`]: a player the program moves for itself, and the
+//!   [`Computer`](opponent::Computer) behind `--cpu`.
 //! - [`terminal`]: a person at a terminal: line editing, prompt, boards and
 //!   hints on the terminal side, the same session's bytes on stdout.
+//! - [`gomocup`]: the Gomocup (Piskvork protocol) brain over any reader,
+//!   writer and move chooser.
+//! - [`conform`]: the conformance kit, `check` and `fuzz`: other
+//!   implementations run as processes against cases and the reference.
+//! - [`cli`]: the command line of every command, by one set of rules.
 //!
 //! # Invariants
 //!
@@ -63,6 +73,7 @@ pub mod conform;
 #[doc = include_str!("contract.md")]
 pub mod contract {}
 pub mod decode;
+pub mod engine;
 pub mod game;
 pub mod gomocup;
 pub mod mist;

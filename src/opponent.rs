@@ -1,11 +1,11 @@
-//! A player the program moves for itself, as the terminal front-end sees
-//! it. The engines that implement it live elsewhere; this trait is all the
-//! front-end knows of them, so it depends on no engine.
+//! A player the program moves for itself: the [`Opponent`] trait, all the
+//! session and the terminal front-end know of it, and the [`Computer`],
+//! the search engine behind `--cpu`.
 
 use std::time::Duration;
 
+use crate::engine::{Engine, Limits};
 use crate::game::Game;
-use crate::gomocup::{Brain, Budget};
 use crate::player::Player;
 use crate::point::Point;
 
@@ -17,40 +17,44 @@ pub trait Opponent {
     fn choose(&mut self, game: &Game) -> Option<Point>;
 }
 
-/// The computer: a [`Brain`] playing one colour within a budget a move.
-#[derive(Debug)]
-pub struct Computer<B> {
+/// The computer: the search engine playing one colour, within limits
+/// for each move.
+pub struct Computer {
     colour: Player,
-    brain: B,
-    budget: Budget,
+    engine: Engine,
+    limits: Limits,
 }
 
-impl<B: Brain> Computer<B> {
-    /// `brain` plays `colour`, thinking within `budget` each move.
-    pub fn new(colour: Player, mut brain: B, budget: Budget) -> Computer<B> {
-        brain.new_game(None);
+impl Computer {
+    /// The engine plays `colour`, thinking within `limits` each move.
+    pub fn new(colour: Player, limits: Limits) -> Computer {
         Computer {
             colour,
-            brain,
-            budget,
+            engine: Engine::new(MEMORY),
+            limits,
         }
     }
 }
 
-impl<B: Brain> Opponent for Computer<B> {
+/// The computer's hash table: ample for a second a move.
+const MEMORY: usize = 64 << 20;
+
+impl Opponent for Computer {
     fn colour(&self) -> Player {
         self.colour
     }
 
     fn choose(&mut self, game: &Game) -> Option<Point> {
         let board = game.board();
-        let chosen = self
-            .brain
-            .choose(board, game.to_move(), game.rule(), self.budget)
-            .filter(|&p| board.get(p).is_none());
-        // A brain's mistake must not cost the game its legality: any empty
-        // point is better than none.
-        chosen.or_else(|| Point::all().find(|&p| board.get(p).is_none()))
+        let thought = self
+            .engine
+            .think(board, game.to_move(), game.rule(), self.limits);
+        // The engine only offers empty points; should it ever not, any
+        // empty point keeps the game legal.
+        thought
+            .map(|t| t.best)
+            .filter(|&p| board.get(p).is_none())
+            .or_else(|| Point::all().find(|&p| board.get(p).is_none()))
     }
 }
 
@@ -70,11 +74,11 @@ pub struct Cpu {
 impl Cpu {
     /// The computer player it describes.
     pub fn opponent(self) -> Box<dyn Opponent> {
-        let budget = Budget {
+        let limits = Limits {
             time: Some(self.time),
             nodes: self.nodes,
             depth: None,
         };
-        Box::new(Computer::new(self.colour, crate::gomocup::OnePly, budget))
+        Box::new(Computer::new(self.colour, limits))
     }
 }

@@ -6,6 +6,7 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+use gomoku_mist::engine::Engine;
 use gomoku_mist::gomocup::{self, GomocupError};
 
 fn main() -> ExitCode {
@@ -16,9 +17,9 @@ fn main() -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    // THE BRAIN: the one place the move chooser is built. Anything that
-    // implements `gomocup::Brain` goes here (a search engine, for one).
-    let mut brain = gomocup::OnePly;
+    // The one place the move chooser is built: anything that implements
+    // `gomocup::Brain` could stand here.
+    let mut brain = Engine::new(gomocup::DEFAULT_MEMORY);
     match gomocup::run(&mut brain, io::stdin().lock(), io::stdout().lock()) {
         Ok(()) => ExitCode::SUCCESS,
         // A manager that has gone away has nothing more to ask.

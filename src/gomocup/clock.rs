@@ -16,7 +16,7 @@
 use std::time::Duration;
 
 /// A move's limit until the manager sends `timeout_turn`.
-pub const DEFAULT_TURN: Duration = Duration::from_secs(5);
+pub const DEFAULT_TURN: Duration = Duration::from_secs(1);
 /// How many more moves the time left is shared among.
 pub const MOVES_TO_GO: u32 = 25;
 /// The smallest margin kept back from a limit.
@@ -66,7 +66,7 @@ mod tests {
         // (timeout_turn, timeout_match, time_left) -> budget, all in ms.
         type Case = (Option<u64>, Option<u64>, Option<u64>, u64);
         let cases: &[Case] = &[
-            (None, None, None, 4_500),
+            (None, None, None, 900),
             (Some(5_000), None, None, 4_500),
             (Some(1_000), None, None, 900),
             (Some(100), None, None, 70),

@@ -5,7 +5,7 @@
 //! its standard input and output, one command a line. This module keeps
 //! the protocol apart from the thinking: [`run`] reads commands, keeps the
 //! position, the rule and the clock, and asks a [`Brain`] only "which
-//! point, within this [`Budget`]?". It never does I/O but through the
+//! point, within these [`Limits`]?". It never does I/O but through the
 //! reader and writer it is handed, so whole games are tested in-process.
 //!
 //! # Protocol
@@ -36,38 +36,28 @@
 
 pub mod clock;
 pub mod coord;
+#[cfg(test)]
 pub mod one_ply;
 pub mod parse;
 pub mod protocol;
 
 use std::io::{self, BufRead, Write};
-use std::time::Duration;
 
 use thiserror::Error;
 
 use crate::board::Board;
+use crate::engine::{Engine, Limits};
 use crate::player::Player;
 use crate::point::Point;
 use crate::rule::Rule;
 
+#[cfg(test)]
 pub use one_ply::OnePly;
 pub use protocol::{Flow, Protocol};
 
 /// The longest line kept whole; only `INFO folder` could need more, and it
 /// is ignored.
 pub const MAX_LINE: usize = 4096;
-
-/// What a brain is given to think about one move, field for field like the
-/// engine's limits; `None` is no limit.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Budget {
-    /// Wall-clock time for this move; zero means "as fast as possible".
-    pub time: Option<Duration>,
-    /// Positions to search (`INFO max_node`).
-    pub nodes: Option<u64>,
-    /// Plies to search (`INFO max_depth`).
-    pub depth: Option<u32>,
-}
 
 /// Something that chooses moves.
 pub trait Brain {
@@ -83,8 +73,35 @@ pub trait Brain {
         board: &Board,
         to_move: Player,
         rule: Rule,
-        budget: Budget,
+        budget: Limits,
     ) -> Option<Point>;
+}
+
+/// The search engine as a brain: what `pbrain-gomoku-mist` plays with.
+impl Brain for Engine {
+    fn new_game(&mut self, memory_bytes: Option<u64>) {
+        *self = Engine::new(memory_for(memory_bytes));
+    }
+
+    fn choose(
+        &mut self,
+        board: &Board,
+        to_move: Player,
+        rule: Rule,
+        budget: Limits,
+    ) -> Option<Point> {
+        self.think(board, to_move, rule, budget)
+            .map(|thought| thought.best)
+    }
+}
+
+/// The hash table's size when the manager sets no memory limit.
+pub const DEFAULT_MEMORY: usize = 64 << 20;
+
+/// The engine's memory for a brain allowed `memory_bytes` (`None`: no
+/// limit, so the default; the engine keeps it within its own bounds).
+pub fn memory_for(memory_bytes: Option<u64>) -> usize {
+    memory_bytes.map_or(DEFAULT_MEMORY, |m| usize::try_from(m).unwrap_or(usize::MAX))
 }
 
 /// Why the brain stopped other than by `END` or end of input.

@@ -5,8 +5,9 @@
 //! opponent's. It is instant, so it keeps any time budget, and it makes
 //! every protocol test possible without a search engine.
 
-use super::{Brain, Budget};
+use super::Brain;
 use crate::board::{Board, DIRECTIONS};
+use crate::engine::Limits;
 use crate::player::Player;
 use crate::point::Point;
 use crate::rule::Rule;
@@ -26,7 +27,7 @@ impl Brain for OnePly {
         board: &Board,
         to_move: Player,
         rule: Rule,
-        _budget: Budget,
+        _budget: Limits,
     ) -> Option<Point> {
         let empty: Vec<Point> = Point::all().filter(|&p| board.get(p).is_none()).collect();
         let wins_at = |player| {
@@ -106,7 +107,7 @@ mod tests {
 
     fn choose(board: &Board, to_move: Player, rule: Rule) -> Option<String> {
         OnePly
-            .choose(board, to_move, rule, Budget::default())
+            .choose(board, to_move, rule, Limits::default())
             .map(|p| p.to_string())
     }
 
@@ -157,7 +158,7 @@ mod tests {
     fn it_plays_next_to_the_stones() {
         let b = board(&["", "", "", "", "", "", "", "", "", ".........x"]);
         let p = OnePly
-            .choose(&b, Player::White, Rule::Freestyle, Budget::default())
+            .choose(&b, Player::White, Rule::Freestyle, Limits::default())
             .expect("a move");
         let (dc, dr) = (
             i16::from(p.column().number()) - 10,

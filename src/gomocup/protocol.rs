@@ -18,8 +18,9 @@ use thiserror::Error;
 use super::clock::Clock;
 use super::coord::Coord;
 use super::parse::{self, Command, ParseError};
-use super::{ABOUT, Brain, Budget, MAX_LINE};
+use super::{ABOUT, Brain, MAX_LINE};
 use crate::board::Board;
+use crate::engine::Limits;
 use crate::player::Player;
 use crate::point::{Point, SIZE};
 use crate::rule::Rule;
@@ -124,8 +125,8 @@ impl Protocol {
     }
 
     /// What the brain would be given for the next move.
-    pub fn budget(&self) -> Budget {
-        Budget {
+    pub fn budget(&self) -> Limits {
+        Limits {
             time: Some(self.clock.budget()),
             nodes: self.nodes,
             depth: self.depth,

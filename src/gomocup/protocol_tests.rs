@@ -4,8 +4,9 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use super::{Brain, Budget, OnePly, run};
+use super::{Brain, OnePly, run};
 use crate::board::Board;
+use crate::engine::Limits;
 use crate::player::Player;
 use crate::point::Point;
 use crate::rule::Rule;
@@ -16,7 +17,7 @@ struct Asked {
     board: Board,
     to_move: Player,
     rule: Rule,
-    budget: Budget,
+    budget: Limits,
 }
 
 /// Answers from `script` (then falls back to [`OnePly`]) and records
@@ -38,7 +39,7 @@ impl Brain for Recorder {
         board: &Board,
         to_move: Player,
         rule: Rule,
-        budget: Budget,
+        budget: Limits,
     ) -> Option<Point> {
         self.asked.push(Asked {
             board: board.clone(),
@@ -323,23 +324,23 @@ fn info_sets_the_budget_the_brain_gets() {
                  INFO max_node 0\nINFO max_depth -1\nINFO timeout_turn 0\nTURN 1,0\n";
     let (got, brain) = talk(input);
     assert_eq!(got.lines().count(), 4, "INFO gets no reply: {got}");
-    let budgets: Vec<Budget> = brain.asked.iter().map(|a| a.budget).collect();
+    let budgets: Vec<Limits> = brain.asked.iter().map(|a| a.budget).collect();
     let ms = |n| Some(Duration::from_millis(n));
     assert_eq!(
         budgets,
         [
-            Budget {
+            Limits {
                 time: ms(900),
                 nodes: Some(5000),
                 depth: Some(7)
             },
             // 10 s left over 25 moves: 400 ms, less a 40 ms margin.
-            Budget {
+            Limits {
                 time: ms(360),
                 nodes: Some(5000),
                 depth: Some(7)
             },
-            Budget {
+            Limits {
                 time: ms(0),
                 nodes: None,
                 depth: None
@@ -493,7 +494,7 @@ fn a_turn_that_fills_the_board_is_refused() {
 
 /// Thinks for its whole time budget, then plays as [`OnePly`].
 struct Sleeper {
-    budgets: Vec<Budget>,
+    budgets: Vec<Limits>,
 }
 
 impl Brain for Sleeper {
@@ -504,7 +505,7 @@ impl Brain for Sleeper {
         board: &Board,
         to_move: Player,
         rule: Rule,
-        budget: Budget,
+        budget: Limits,
     ) -> Option<Point> {
         self.budgets.push(budget);
         std::thread::sleep(budget.time.unwrap_or_default());

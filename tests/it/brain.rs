@@ -281,7 +281,8 @@ fn play_game(manager: &mut Manager, brain_first: bool, rule: Rule) -> &'static s
 fn whole_games_against_a_manager_that_waits_for_each_reply() {
     let mut manager = Manager::start();
     assert_eq!(manager.exchange("START 19"), "OK");
-    manager.send("INFO timeout_turn 2000");
+    // Short turns keep the test quick; the engine still blocks and wins.
+    manager.send("INFO timeout_turn 300");
     manager.send("INFO timeout_match 600000");
     manager.send("INFO time_left 600000");
     manager.send("INFO max_memory 83886080");
@@ -309,7 +310,7 @@ fn a_game_continued_from_a_board_with_lf_lines() {
     let mut manager = Manager::start();
     let stdin = manager.stdin.as_mut().expect("stdin is open");
     stdin
-        .write_all(b"START 19\nBOARD\n9,9,2\n10,10,1\n9,10,2\nDONE\n")
+        .write_all(b"START 19\nINFO timeout_turn 300\nBOARD\n9,9,2\n10,10,1\n9,10,2\nDONE\n")
         .expect("send a position");
     stdin.flush().expect("flush");
     assert_eq!(manager.reply(), "OK");
@@ -326,6 +327,33 @@ fn a_game_continued_from_a_board_with_lf_lines() {
     let next = manager.exchange("TURN 0,0");
     let q = move_point(&next).unwrap_or_else(|| panic!("{next:?} is not a move"));
     assert_ne!(p, q);
+    assert_eq!(manager.end(), Some(0));
+}
+
+#[test]
+fn a_turn_keeps_within_timeout_turn() {
+    // A midgame position with threats on both sides, where the search
+    // would use any time it is given.
+    let mut manager = Manager::start();
+    assert_eq!(manager.exchange("START 19"), "OK");
+    manager.send("INFO timeout_turn 1000");
+    manager.send("INFO time_left 100000");
+    let stdin = manager.stdin.as_mut().expect("stdin is open");
+    stdin
+        .write_all(b"BOARD\n9,9,1\n10,10,2\n10,9,1\n8,9,2\n9,10,1\n9,8,2\n11,11,1\n8,8,2\n")
+        .expect("send a position");
+    let started = std::time::Instant::now();
+    stdin.write_all(b"DONE\n").expect("send DONE");
+    stdin.flush().expect("flush");
+    let reply = manager.reply();
+    let took = started.elapsed();
+    assert!(move_point(&reply).is_some(), "{reply:?} is not a move");
+    // A liveness bound, not a speed test: the budget plus generous slack
+    // for a loaded machine and an unoptimised build.
+    assert!(
+        took < std::time::Duration::from_millis(1000 + 4000),
+        "the reply took {took:?} with timeout_turn 1000"
+    );
     assert_eq!(manager.end(), Some(0));
 }
 

@@ -1,0 +1,413 @@
+//! The engine's own board, kept up to date incrementally.
+//!
+//! Points live in a padded 1-D array (five sentinel cells around the 19×19
+//! area, shared between neighbouring rows), so a line walk never checks
+//! bounds. Each point keeps, per direction, its 20-bit line code (see
+//! [`pattern`]), and from it its line patterns, combination and value for
+//! both colours. Playing or taking back a stone touches only the 40 points
+//! within five steps along its four lines, the 5×5 candidate counts
+//! around it and the Zobrist hash.
+//!
+//! Invariants: `sum` and `combos` count exactly the empty on-board points;
+//! every on-board point's patterns match its line codes, occupied or not,
+//! so taking a stone back only has to count its point again.
+
+use super::eval::{self, COMBOS, Combo};
+use super::pattern::{self, EMPTY, Pattern, WALL};
+use crate::point::{Column, Point, Row, SIZE};
+use crate::rule::Rule;
+
+/// Sentinel cells around the board (and between rows).
+const PAD: usize = pattern::HALF;
+/// The array's row stride.
+pub const WIDTH: usize = SIZE as usize + PAD;
+/// Cells in the array.
+pub const CELLS: usize = WIDTH * (SIZE as usize + 2 * PAD + 1);
+/// Steps along the four line directions.
+pub const DIRS: [isize; 4] = [1, WIDTH as isize, WIDTH as isize + 1, WIDTH as isize - 1];
+
+/// A colour as stored on the board: 1 black, 2 white.
+pub type Colour = u8;
+
+/// The other colour.
+pub const fn other(c: Colour) -> Colour {
+    3 - c
+}
+
+/// The array index of `p`.
+pub const fn index(p: Point) -> usize {
+    (p.row().index() + PAD) * WIDTH + p.column().index() + PAD
+}
+
+/// The point at array index `i`, if it is on the board.
+pub fn point(i: usize) -> Option<Point> {
+    let (r, c) = (i / WIDTH, i % WIDTH);
+    let column = Column::new(u8::try_from(c.checked_sub(PAD)? + 1).ok()?)?;
+    let row = Row::new(u8::try_from(r.checked_sub(PAD)? + 1).ok()?)?;
+    Some(Point::new(column, row))
+}
+
+const fn zobrist() -> [[u64; CELLS]; 2] {
+    let mut keys = [[0u64; CELLS]; 2];
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut c = 0;
+    while c < 2 {
+        let mut i = 0;
+        while i < CELLS {
+            // splitmix64
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            keys[c][i] = z ^ (z >> 31);
+            i += 1;
+        }
+        c += 1;
+    }
+    keys
+}
+
+static ZOBRIST: [[u64; CELLS]; 2] = zobrist();
+
+/// Per point: line codes, patterns per colour and direction, combination
+/// and value per colour.
+#[derive(Clone, Copy, Default)]
+struct Info {
+    code: [u32; 4],
+    lines: [[Pattern; 4]; 2],
+    combo: [Combo; 2],
+    value: [i32; 2],
+}
+
+/// The incremental board.
+#[derive(Clone)]
+pub struct Position {
+    cell: Vec<u8>,
+    info: Vec<Info>,
+    near: Vec<u8>,
+    sum: [i32; 2],
+    combos: [[u16; COMBOS]; 2],
+    hash: u64,
+    side: Colour,
+    moves: Vec<usize>,
+    /// The stones' bounding box after each move: (first row, last row,
+    /// first column, last column) in array coordinates.
+    boxes: Vec<[usize; 4]>,
+    table: &'static [u8],
+    shapes: &'static eval::Shapes,
+    rule: Rule,
+    /// Every on-board index, row by row, for scans.
+    pub points: Vec<usize>,
+}
+
+impl Position {
+    /// An empty board under `rule` with `side` to move.
+    pub fn new(rule: Rule, side: Colour) -> Position {
+        let mut cell = vec![WALL; CELLS];
+        let points: Vec<usize> = Point::all().map(index).collect();
+        for &i in &points {
+            cell[i] = EMPTY;
+        }
+        let mut pos = Position {
+            cell,
+            info: vec![Info::default(); CELLS],
+            near: vec![0; CELLS],
+            sum: [0; 2],
+            combos: [[0; COMBOS]; 2],
+            hash: 0,
+            side,
+            moves: Vec::with_capacity(Point::COUNT),
+            boxes: Vec::with_capacity(Point::COUNT),
+            table: pattern::table(rule),
+            shapes: eval::Shapes::get(),
+            rule,
+            points,
+        };
+        for n in 0..pos.points.len() {
+            let i = pos.points[n];
+            for (d, &step) in DIRS.iter().enumerate() {
+                let mut code = 0;
+                for k in -(PAD as isize)..=PAD as isize {
+                    if k != 0 {
+                        let q = i.wrapping_add_signed(k * step);
+                        code |= u32::from(pos.cell[q]) << (2 * pattern::slot(k));
+                    }
+                }
+                pos.info[i].code[d] = code;
+            }
+            pos.refresh(i);
+            pos.count(i, 1);
+        }
+        pos
+    }
+
+    /// The rule.
+    pub const fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// The colour to move.
+    pub const fn side(&self) -> Colour {
+        self.side
+    }
+
+    /// The Zobrist hash of the stones and the side to move.
+    pub const fn hash(&self) -> u64 {
+        self.hash ^ self.side as u64
+    }
+
+    /// Stones on the board.
+    pub fn stones(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// The moves played since the empty board, in order.
+    pub fn moves(&self) -> &[usize] {
+        &self.moves
+    }
+
+    /// The on-board points within two of the stones' bounding box, row by
+    /// row: every candidate is among them.
+    pub fn area(&self) -> impl Iterator<Item = usize> + use<> {
+        let [r0, r1, c0, c1] = self.boxes.last().copied().unwrap_or([1, 0, 1, 0]);
+        let (first, last) = (PAD, PAD + SIZE as usize - 1);
+        let rows = r0.saturating_sub(2).max(first)..=(r1 + 2).min(last);
+        let columns = c0.saturating_sub(2).max(first)..=(c1 + 2).min(last);
+        rows.flat_map(move |r| columns.clone().map(move |c| r * WIDTH + c))
+    }
+
+    /// What stands on cell `i`.
+    pub fn cell(&self, i: usize) -> u8 {
+        self.cell[i]
+    }
+
+    /// Whether `i` is empty and within two points of a stone.
+    pub fn is_candidate(&self, i: usize) -> bool {
+        self.cell[i] == EMPTY && self.near[i] > 0
+    }
+
+    /// The combination `c` gets by playing the empty point `i`.
+    pub fn combo(&self, i: usize, c: Colour) -> Combo {
+        self.info[i].combo[c as usize - 1]
+    }
+
+    /// The line patterns `c` gets by playing `i`.
+    pub fn lines(&self, i: usize, c: Colour) -> [Pattern; 4] {
+        self.info[i].lines[c as usize - 1]
+    }
+
+    /// The value of `i` to `c`.
+    pub fn value(&self, i: usize, c: Colour) -> i32 {
+        self.info[i].value[c as usize - 1]
+    }
+
+    /// How many empty points give `c` the combination `combo`.
+    pub fn combo_count(&self, c: Colour, combo: Combo) -> u16 {
+        self.combos[c as usize - 1][combo as usize]
+    }
+
+    /// How many empty points give `c` at least `combo`.
+    pub fn combos_at_least(&self, c: Colour, combo: Combo) -> u32 {
+        self.combos[c as usize - 1][combo as usize..]
+            .iter()
+            .map(|&n| u32::from(n))
+            .sum()
+    }
+
+    /// The static score for the side to move.
+    pub fn evaluate(&self) -> i32 {
+        let s = self.side as usize - 1;
+        eval::evaluate(self.sum[s], self.sum[1 - s])
+    }
+
+    /// An empty point where `c` makes five, if any.
+    pub fn five_point(&self, c: Colour) -> Option<usize> {
+        if self.combo_count(c, eval::C_FIVE) == 0 {
+            return None;
+        }
+        // A five point appears on a line through a recent stone, but a scan
+        // is rare enough to keep simple.
+        self.area()
+            .find(|&i| self.cell[i] == EMPTY && self.combo(i, c) == eval::C_FIVE)
+    }
+
+    /// Five points of `c` on the lines through `i`, found by a short walk:
+    /// the first, and whether there is another.
+    pub fn five_points_near(&self, i: usize, c: Colour) -> (Option<usize>, bool) {
+        let mut first = None;
+        for step in DIRS {
+            for k in -(PAD as isize)..=PAD as isize {
+                let q = i.wrapping_add_signed(k * step);
+                if k != 0 && self.cell[q] == EMPTY && self.combo(q, c) == eval::C_FIVE {
+                    match first {
+                        None => first = Some(q),
+                        Some(f) if f != q => return (first, true),
+                        Some(_) => {}
+                    }
+                }
+            }
+        }
+        (first, false)
+    }
+
+    /// Plays the side to move's stone on the empty point `i`.
+    pub fn play(&mut self, i: usize) {
+        let c = self.side;
+        self.count(i, -1);
+        self.cell[i] = c;
+        self.hash ^= ZOBRIST[c as usize - 1][i];
+        self.touch(i, c);
+        self.near_add(i, 1);
+        self.moves.push(i);
+        let (r, col) = (i / WIDTH, i % WIDTH);
+        let b = self.boxes.last().copied().unwrap_or([r, r, col, col]);
+        self.boxes
+            .push([b[0].min(r), b[1].max(r), b[2].min(col), b[3].max(col)]);
+        self.side = other(c);
+    }
+
+    /// Takes back the last stone.
+    pub fn undo(&mut self) {
+        let Some(i) = self.moves.pop() else {
+            return;
+        };
+        self.boxes.pop();
+        let c = self.cell[i];
+        self.cell[i] = EMPTY;
+        self.hash ^= ZOBRIST[c as usize - 1][i];
+        self.touch(i, c);
+        self.near_add(i, -1);
+        self.count(i, 1);
+        self.side = c;
+    }
+
+    /// Plays a stone of colour `c` on the empty point `i`, whoever is to
+    /// move; the other colour is then to move.
+    pub fn put(&mut self, i: usize, c: Colour) {
+        self.side = c;
+        self.play(i);
+    }
+
+    /// Sets the colour to move.
+    pub fn set_side(&mut self, c: Colour) {
+        self.side = c;
+    }
+
+    fn near_add(&mut self, i: usize, delta: i8) {
+        for dr in -2..=2isize {
+            for dc in -2..=2isize {
+                let q = i.wrapping_add_signed(dr * WIDTH as isize + dc);
+                self.near[q] = self.near[q].wrapping_add_signed(delta);
+            }
+        }
+    }
+
+    /// Flips colour `c` at `i` in the codes of the 40 points around it.
+    fn touch(&mut self, i: usize, c: Colour) {
+        for (d, &step) in DIRS.iter().enumerate() {
+            for j in -(PAD as isize)..=PAD as isize {
+                if j == 0 {
+                    continue;
+                }
+                let q = i.wrapping_add_signed(j * step);
+                if self.cell[q] == WALL {
+                    continue;
+                }
+                let code = self.info[q].code[d] ^ (u32::from(c) << (2 * pattern::slot(-j)));
+                self.info[q].code[d] = code;
+                let entry = self.table[pattern::index(code, self.rule)];
+                let (own, theirs) = (pattern::own(entry), pattern::theirs(entry));
+                let lines = self.info[q].lines;
+                // Most far points keep their pattern: nothing else changes.
+                if lines[0][d] == own && lines[1][d] == theirs {
+                    continue;
+                }
+                let empty = self.cell[q] == EMPTY;
+                if empty {
+                    self.count(q, -1);
+                }
+                let info = &mut self.info[q];
+                info.lines[0][d] = own;
+                info.lines[1][d] = theirs;
+                for s in 0..2 {
+                    (info.combo[s], info.value[s]) = self.shapes.at(eval::shape(info.lines[s]));
+                }
+                if empty {
+                    self.count(q, 1);
+                }
+            }
+        }
+    }
+
+    fn count(&mut self, i: usize, sign: i32) {
+        let info = self.info[i];
+        for s in 0..2 {
+            self.sum[s] += sign * info.value[s];
+            let n = &mut self.combos[s][info.combo[s] as usize];
+            *n = n.wrapping_add_signed(sign as i16);
+        }
+    }
+
+    fn refresh(&mut self, i: usize) {
+        for d in 0..4 {
+            self.refresh_line(i, d);
+        }
+    }
+
+    fn refresh_line(&mut self, i: usize, d: usize) {
+        let info = &mut self.info[i];
+        let entry = self.table[pattern::index(info.code[d], self.rule)];
+        info.lines[0][d] = pattern::own(entry);
+        info.lines[1][d] = pattern::theirs(entry);
+        for s in 0..2 {
+            (info.combo[s], info.value[s]) = self.shapes.at(eval::shape(info.lines[s]));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::player::Player;
+
+    fn lcg(state: &mut u64) -> usize {
+        *state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (*state >> 33) as usize
+    }
+
+    #[test]
+    fn five_points_agree_with_the_rule_and_undo_restores_everything() {
+        for rule in Rule::ALL {
+            let mut seed = 7u64;
+            for _game in 0..20 {
+                let mut pos = Position::new(rule, 1);
+                let fresh = Position::new(rule, 1);
+                let mut board = Board::new();
+                let mut player = Player::Black;
+                for _ in 0..120 {
+                    let i = pos.points[lcg(&mut seed) % pos.points.len()];
+                    if pos.cell(i) != EMPTY {
+                        continue;
+                    }
+                    // Whether the engine thinks this is five must match the rule.
+                    let engine_five = pos.combo(i, pos.side()) == eval::C_FIVE;
+                    let p = point(i).unwrap();
+                    board.place(p, player);
+                    assert_eq!(engine_five, rule.wins(&board, p), "{rule:?} at {p}");
+                    pos.play(i);
+                    player = player.opponent();
+                }
+                while pos.stones() > 0 {
+                    pos.undo();
+                }
+                assert_eq!(pos.sum, fresh.sum);
+                assert_eq!(pos.combos, fresh.combos);
+                assert_eq!(pos.hash(), fresh.hash());
+                assert_eq!(pos.near, fresh.near);
+            }
+        }
+    }
+}

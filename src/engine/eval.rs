@@ -1,0 +1,122 @@
+//! From line patterns to numbers: a point's *combination* (what playing it
+//! makes across its four lines), its value for move ordering, and the
+//! static evaluation, which is the sum of the values of every empty point
+//! for the side to move minus that for the opponent.
+//!
+//! The values are hand-tuned, in the spirit of classical engines such as
+//! Wine: threats count far more than shape.
+
+use super::pattern::{self, Pattern};
+
+/// What playing a point makes across its four lines, weakest first.
+pub type Combo = u8;
+/// No threat.
+pub const C_NONE: Combo = 0;
+/// One open three.
+pub const C_F3: Combo = 1;
+/// Two open threes (wins unless the opponent has fours).
+pub const C_DF3: Combo = 2;
+/// One four: the opponent's reply is forced. Every combination from here up
+/// makes a four.
+pub const C_B4: Combo = 3;
+/// A four and an open three.
+pub const C_B4F3: Combo = 4;
+/// An open four or two fours: wins unless the opponent makes five first.
+pub const C_FLEX4: Combo = 5;
+/// Five.
+pub const C_FIVE: Combo = 6;
+/// How many combinations there are.
+pub const COMBOS: usize = 7;
+
+/// The combination of four line patterns.
+pub fn combo(lines: [Pattern; 4]) -> Combo {
+    let mut count = [0u8; pattern::COUNT];
+    for p in lines {
+        count[p as usize] += 1;
+    }
+    let fours = count[pattern::B4 as usize];
+    let threes = count[pattern::F3 as usize];
+    if count[pattern::FIVE as usize] > 0 {
+        C_FIVE
+    } else if count[pattern::F4 as usize] > 0 || fours >= 2 {
+        C_FLEX4
+    } else if fours == 1 && threes > 0 {
+        C_B4F3
+    } else if fours == 1 {
+        C_B4
+    } else if threes >= 2 {
+        C_DF3
+    } else if threes == 1 {
+        C_F3
+    } else {
+        C_NONE
+    }
+}
+
+/// Combination and value for every four line patterns, indexed by
+/// [`shape`].
+pub struct Shapes {
+    combo: Vec<Combo>,
+    value: Vec<i32>,
+}
+
+/// The index of four line patterns in [`Shapes`].
+pub fn shape(lines: [Pattern; 4]) -> usize {
+    lines
+        .iter()
+        .fold(0, |n, &p| n * pattern::COUNT + p as usize)
+}
+
+impl Shapes {
+    /// The table, built on first use.
+    pub fn get() -> &'static Shapes {
+        static SHAPES: std::sync::OnceLock<Shapes> = std::sync::OnceLock::new();
+        SHAPES.get_or_init(|| {
+            let n = pattern::COUNT.pow(4);
+            let mut shapes = Shapes {
+                combo: vec![0; n],
+                value: vec![0; n],
+            };
+            for i in 0..n {
+                let mut lines = [0; 4];
+                let mut rest = i;
+                for d in (0..4).rev() {
+                    lines[d] = (rest % pattern::COUNT) as Pattern;
+                    rest /= pattern::COUNT;
+                }
+                let c = combo(lines);
+                shapes.combo[i] = c;
+                shapes.value[i] = value(lines, c);
+            }
+            shapes
+        })
+    }
+
+    /// The combination and value of the shape `index`.
+    pub fn at(&self, index: usize) -> (Combo, i32) {
+        (self.combo[index], self.value[index])
+    }
+}
+
+/// What one line pattern on an empty point is worth to the side that
+/// could play there.
+const LINE_VALUE: [i32; pattern::COUNT] = [0, 2, 3, 10, 10, 36, 40, 300, 2000];
+
+/// Extra worth of a combination beyond its lines.
+const COMBO_BONUS: [i32; COMBOS] = [0, 0, 150, 0, 300, 600, 2000];
+
+/// The value of an empty point to one side, given its four line patterns
+/// and their combination.
+pub fn value(lines: [Pattern; 4], combo: Combo) -> i32 {
+    lines.iter().map(|&p| LINE_VALUE[p as usize]).sum::<i32>() + COMBO_BONUS[combo as usize]
+}
+
+/// The largest static score; every proven win scores above it.
+pub const EVAL_LIMIT: i32 = 20_000;
+
+/// The static score for the side to move, from both sides' sums of point
+/// values.
+pub fn evaluate(own: i32, other: i32) -> i32 {
+    // The side to move acts first: its threats are worth more.
+    ((own * 6 - other * 5) / 5).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}

@@ -1,0 +1,258 @@
+//! Line patterns: what one more stone on a point makes along one line.
+//!
+//! A point's neighbourhood along a direction is the five cells on each side,
+//! two bits each (empty, own stone, opponent stone, off the board): a 20-bit
+//! *line code*. The table maps every code to the [`Pattern`] the own colour
+//! gets by playing the centre. It is built once per rule, by a recursion
+//! that defines each pattern by what one further stone makes (a four has one
+//! point left that makes five, an open three one point that makes an open
+//! four, ...), so it is exact for every shape that fits in the window,
+//! including `exact`'s overlines and `caro`'s blocked fives.
+//!
+//! Codes are written from the mover's side (`1` = own); the other colour's
+//! code is the same with `1` and `2` swapped, see [`swap`].
+
+use std::sync::OnceLock;
+
+use crate::rule::Rule;
+
+/// Cells on each side of the centre that a line code covers.
+pub const HALF: usize = 5;
+/// Bits in a line code.
+pub const BITS: u32 = 4 * HALF as u32;
+
+/// A cell in a line code or on the engine's board.
+pub const EMPTY: u8 = 0;
+/// The off-board sentinel.
+pub const WALL: u8 = 3;
+
+/// What a stone played on the centre makes in one line, weakest first.
+pub type Pattern = u8;
+/// Nothing to speak of.
+pub const NONE: Pattern = 0;
+/// One more stone makes an open two.
+pub const F1: Pattern = 1;
+/// One more stone makes a closed three.
+pub const B2: Pattern = 2;
+/// One more stone makes an open three.
+pub const F2: Pattern = 3;
+/// One more stone makes a four (a closed three).
+pub const B3: Pattern = 4;
+/// One more stone makes an open four (an open three, split or not).
+pub const F3: Pattern = 5;
+/// One point makes five (a four).
+pub const B4: Pattern = 6;
+/// Two or more points make five (an open four).
+pub const F4: Pattern = 7;
+/// A winning line under the rule.
+pub const FIVE: Pattern = 8;
+/// How many patterns there are.
+pub const COUNT: usize = 9;
+
+const UNSET: u8 = u8::MAX;
+
+/// The slot (0..10) of the cell `k` steps from the centre, `k` in
+/// `-5..=5` but not 0.
+pub const fn slot(k: isize) -> u32 {
+    if k < 0 {
+        (k + HALF as isize) as u32
+    } else {
+        (k + HALF as isize - 1) as u32
+    }
+}
+
+/// The same line seen by the other colour: own and opponent stones swapped.
+pub const fn swap(code: u32) -> u32 {
+    // A pair differs in its two bits exactly when it holds 1 or 2.
+    let differ = (code ^ (code >> 1)) & 0x5_5555;
+    code ^ (differ | (differ << 1))
+}
+
+/// The pattern table for `rule`, built on first use: for each line code
+/// (indexed through [`index`]),
+/// the pattern of the own colour in the low four bits, of the opponent in
+/// the high four (see [`own`] and [`theirs`]).
+pub fn table(rule: Rule) -> &'static [u8] {
+    static TABLES: [OnceLock<Box<[u8]>>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let index = match rule {
+        Rule::Freestyle => 0,
+        Rule::Exact => 1,
+        Rule::Caro => 2,
+    };
+    TABLES[index].get_or_init(|| build(rule))
+}
+
+fn build(rule: Rule) -> Box<[u8]> {
+    let mut table = vec![UNSET; 1 << BITS].into_boxed_slice();
+    // Under freestyle only codes with empty outer cells are used (and the
+    // recursion from them never fills an outer cell).
+    let step = if rule == Rule::Freestyle { 4 } else { 1 };
+    for code in (0..1u32 << BITS).step_by(step) {
+        if code & 0xC_0003 == 0 || rule != Rule::Freestyle {
+            classify(code, rule, &mut table);
+        }
+    }
+    // Both colours in one byte: one memory access per line update.
+    let packed = |code: u32| table[code as usize] | (table[swap(code) as usize] << 4);
+    if rule == Rule::Freestyle {
+        // A five through the centre lies within four steps, so the outer
+        // cells never matter: a table 16 times smaller, that stays in cache.
+        (0..1u32 << (BITS - 4))
+            .map(|inner| packed(inner << 2))
+            .collect()
+    } else {
+        (0..1u32 << BITS).map(packed).collect()
+    }
+}
+
+/// The index into [`table`] of a line code under `rule`.
+pub const fn index(code: u32, rule: Rule) -> usize {
+    match rule {
+        Rule::Freestyle => ((code >> 2) & 0xFFFF) as usize,
+        Rule::Exact | Rule::Caro => code as usize,
+    }
+}
+
+/// The pattern own stones get from a packed table entry.
+pub const fn own(entry: u8) -> Pattern {
+    entry & 15
+}
+
+/// The pattern the opponent's stones get from a packed table entry.
+pub const fn theirs(entry: u8) -> Pattern {
+    entry >> 4
+}
+
+fn cell(code: u32, k: isize) -> u8 {
+    ((code >> (2 * slot(k))) & 3) as u8
+}
+
+/// Whether the own stone on the centre is part of a winning line.
+pub fn is_five(code: u32, rule: Rule) -> bool {
+    let reach = |sign: isize| {
+        let mut n = 0;
+        while n < HALF as isize && cell(code, sign * (n + 1)) == 1 {
+            n += 1;
+        }
+        n
+    };
+    let (right, left) = (reach(1), reach(-1));
+    let length = 1 + right + left;
+    match rule {
+        Rule::Freestyle => length >= 5,
+        Rule::Exact => length == 5,
+        Rule::Caro => {
+            // A run of exactly five ends inside the window on both sides.
+            length == 5 && !(cell(code, right + 1) == 2 && cell(code, -left - 1) == 2)
+        }
+    }
+}
+
+fn classify(code: u32, rule: Rule, table: &mut [u8]) -> Pattern {
+    let known = table[code as usize];
+    if known != UNSET {
+        return known;
+    }
+    let pattern = if is_five(code, rule) {
+        FIVE
+    } else {
+        let mut seen = [0u8; COUNT];
+        for s in 0..2 * HALF as u32 {
+            if (code >> (2 * s)) & 3 == 0 {
+                seen[classify(code | 1 << (2 * s), rule, table) as usize] += 1;
+            }
+        }
+        if seen[FIVE as usize] >= 2 {
+            F4
+        } else if seen[FIVE as usize] == 1 {
+            B4
+        } else if seen[F4 as usize] > 0 {
+            F3
+        } else if seen[B4 as usize] > 0 {
+            B3
+        } else if seen[F3 as usize] > 0 {
+            F2
+        } else if seen[B3 as usize] > 0 {
+            B2
+        } else if seen[F2 as usize] > 0 {
+            F1
+        } else {
+            NONE
+        }
+    };
+    table[code as usize] = pattern;
+    pattern
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Writes a line as text, `x` own, `o` opponent, `.` empty, `#` wall,
+    /// centre excluded (ten characters).
+    fn code(line: &str) -> u32 {
+        let bytes = line.as_bytes();
+        assert_eq!(bytes.len(), 10, "{line}");
+        let mut code = 0;
+        for (s, b) in bytes.iter().enumerate() {
+            let v = match b {
+                b'x' => 1,
+                b'o' => 2,
+                b'#' => 3,
+                _ => 0,
+            };
+            code |= v << (2 * s);
+        }
+        code
+    }
+
+    #[test]
+    fn shapes_get_their_patterns() {
+        let cases = [
+            ("...xx|xx...", Rule::Freestyle, FIVE),
+            ("..xxx|xx...", Rule::Freestyle, FIVE),
+            ("..x.x|xx...", Rule::Exact, B4),
+            ("..x.x|xx...", Rule::Freestyle, F4),
+            ("..xxx|xx...", Rule::Exact, NONE),
+            ("...xx|xx...", Rule::Exact, FIVE),
+            ("...ox|xxxo.", Rule::Caro, NONE),
+            ("...ox|xxx#.", Rule::Caro, FIVE),
+            ("....x|xx...", Rule::Freestyle, F4),
+            ("...ox|xx...", Rule::Freestyle, B4),
+            (".....|xx...", Rule::Freestyle, F3),
+            ("....x|.x...", Rule::Freestyle, F3),
+            ("....o|xx...", Rule::Freestyle, B3),
+            (".....|x....", Rule::Freestyle, F2),
+            (".....|.....", Rule::Freestyle, F1),
+            ("#####|.....", Rule::Freestyle, NONE),
+            ("#####|x....", Rule::Freestyle, B2),
+            ("o....|o....", Rule::Freestyle, NONE),
+        ];
+        for (line, rule, want) in cases {
+            let c = code(&line.replace('|', ""));
+            assert_eq!(
+                own(table(rule)[index(c, rule)]),
+                want,
+                "{line} under {rule:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn swap_exchanges_colours_only() {
+        for rule in Rule::ALL {
+            for line in ["...xx|x.x..", "..o.x|xx.o.", "#####|xxx.."] {
+                let c = code(&line.replace('|', ""));
+                let t = table(rule);
+                assert_eq!(
+                    own(t[index(swap(c), rule)]),
+                    theirs(t[index(c, rule)]),
+                    "{line}"
+                );
+            }
+        }
+        let c = code("x.o#xo..#x");
+        assert_eq!(swap(c), code("o.x#ox..#o"));
+        assert_eq!(swap(swap(c)), c);
+    }
+}

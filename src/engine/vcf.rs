@@ -1,0 +1,284 @@
+//! The threat solvers' shared AND/OR search, and VCF: victory by
+//! continuous fours.
+//!
+//! The attacker plays only moves that make a four (VCF) or, in VCT, also
+//! open threes; the defender's replies are then few and known: a four
+//! allows only its five point (or a five of the defender's own), an open
+//! three only the points where the attacker would make a four, plus the
+//! defender's own fours. That set is a superset of every useful defence, so
+//! a win the solver reports is a real win. An open four, or two fours, wins
+//! when the defender has no five to play first.
+//!
+//! Failed VCF positions are remembered per search (hash and depth) so the
+//! transpositions of a long four sequence are not searched again.
+
+use super::board::DIRS;
+use super::board::{Colour, other};
+use super::eval::{C_B4, C_F3, C_FIVE, C_FLEX4};
+use super::pattern;
+use super::search::{MoveList, Search};
+use crate::rule::Rule;
+
+/// Size of the table of positions where VCF failed.
+pub const FAIL_SLOTS: usize = 1 << 15;
+
+/// The attacker's move kinds a solver tries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Threats {
+    /// Fours only.
+    Fours,
+    /// Fours and open threes.
+    FoursAndThrees,
+}
+
+impl Search<'_> {
+    /// Whether the side to move wins by continuous fours within `depth` of
+    /// its own moves. On success the first move is in `self.solved`.
+    pub fn vcf(&mut self, depth: u32, ply: usize) -> bool {
+        self.attack(depth, ply, Threats::Fours)
+    }
+
+    /// The attacker (the side to move) to play.
+    pub(super) fn attack(&mut self, depth: u32, ply: usize, threats: Threats) -> bool {
+        // Under caro a three can be stopped in more places than the
+        // defence set below knows (beyond a future five point): threes are
+        // not tried there, so a reported win stays a win; except when the
+        // root looks for the opponent's threats, where overrating them
+        // only makes the defence more careful.
+        let threats = if self.pos.rule() == Rule::Caro && !self.threes_as_threat {
+            Threats::Fours
+        } else {
+            threats
+        };
+        if self.tick() || ply + 2 >= self.lists.len() {
+            return false;
+        }
+        let me = self.pos.side();
+        let opp = other(me);
+        if let Some(f) = self.pos.five_point(me) {
+            self.solved = Some(f);
+            return true;
+        }
+        let opp_fives = self.pos.combo_count(opp, C_FIVE);
+        if opp_fives >= 2 {
+            return false;
+        }
+        if opp_fives == 1 {
+            // The block is forced; it keeps the attack only if it is a
+            // threat itself.
+            let Some(f) = self.pos.five_point(opp) else {
+                return false;
+            };
+            let combo = self.pos.combo(f, me);
+            let useful = combo >= C_B4 || threats == Threats::FoursAndThrees;
+            if depth == 0 || !useful {
+                return false;
+            }
+            self.pos.play(f);
+            let win = self.defend(depth - 1, ply + 1, threats);
+            self.pos.undo();
+            if win {
+                self.solved = Some(f);
+            }
+            return win;
+        }
+        if let Some(f) = self.flex_four(me) {
+            self.solved = Some(f);
+            return true;
+        }
+        if depth == 0 {
+            return false;
+        }
+        let key = self.pos.hash() ^ u64::from(threats == Threats::FoursAndThrees);
+        if self.failed(key, depth) {
+            return false;
+        }
+        let min = if threats == Threats::Fours || self.pos.combos_at_least(opp, C_FLEX4) > 0 {
+            C_B4
+        } else {
+            C_F3
+        };
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        list.clear();
+        for i in self.pos.area() {
+            if self.pos.is_candidate(i) && self.pos.combo(i, me) >= min {
+                let combo = i32::from(self.pos.combo(i, me));
+                list.push((
+                    combo * 10_000 + self.pos.value(i, me) + self.pos.value(i, opp),
+                    i as u16,
+                ));
+            }
+        }
+        list.sort_unstable_by(|a, b| b.cmp(a));
+        let mut win = false;
+        for &(_, m) in list.iter() {
+            self.pos.play(usize::from(m));
+            win = self.defend(depth - 1, ply + 1, threats);
+            self.pos.undo();
+            if win {
+                self.solved = Some(usize::from(m));
+                break;
+            }
+            if self.stopped {
+                break;
+            }
+        }
+        self.lists[ply] = list;
+        if !win && !self.stopped {
+            self.fail(key, depth);
+        }
+        win
+    }
+
+    /// The defender (the side to move) answers a threat; true if every
+    /// answer still loses.
+    fn defend(&mut self, depth: u32, ply: usize, threats: Threats) -> bool {
+        if self.tick() || ply + 2 >= self.lists.len() {
+            return false;
+        }
+        let me = self.pos.side();
+        let att = other(me);
+        if self.pos.combo_count(me, C_FIVE) > 0 {
+            return false;
+        }
+        let att_fives = self.pos.combo_count(att, C_FIVE);
+        if att_fives == 1 && self.pos.rule() != Rule::Caro {
+            let Some(f) = self.pos.five_point(att) else {
+                return false;
+            };
+            self.pos.play(f);
+            let win = self.attack(depth, ply + 1, threats);
+            self.pos.undo();
+            return win;
+        }
+        if att_fives > 0 {
+            // Every stop must lose (none: lost already).
+            let mut list = std::mem::take(&mut self.lists[ply]);
+            self.five_stoppers(att, &mut list);
+            let mut all_lose = true;
+            for &(_, m) in list.iter() {
+                self.pos.play(usize::from(m));
+                let win = self.attack(depth, ply + 1, threats);
+                self.pos.undo();
+                if !win {
+                    all_lose = false;
+                    break;
+                }
+            }
+            self.lists[ply] = list;
+            return all_lose;
+        }
+        if threats == Threats::Fours || self.pos.combos_at_least(att, C_FLEX4) == 0 {
+            return false;
+        }
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        list.clear();
+        for i in self.pos.area() {
+            if self.pos.cell(i) == pattern::EMPTY
+                && (self.pos.combo(i, me) >= C_B4
+                    || self.pos.lines(i, att).iter().any(|&p| p >= pattern::B4))
+            {
+                list.push((self.pos.value(i, att) + self.pos.value(i, me), i as u16));
+            }
+        }
+        list.sort_unstable_by(|a, b| b.cmp(a));
+        let mut all_lose = true;
+        for &(_, m) in list.iter() {
+            self.pos.play(usize::from(m));
+            let win = self.attack(depth, ply + 1, threats);
+            self.pos.undo();
+            if !win {
+                all_lose = false;
+                break;
+            }
+        }
+        self.lists[ply] = list;
+        all_lose
+    }
+
+    /// The moves of the side to move after which `att` has no five point,
+    /// into `list`. Outside caro that is the five point, if there is only
+    /// one; under caro also a point just beyond a five that leaves it
+    /// blocked at both ends, and one stone may stop two fives.
+    pub(super) fn five_stoppers(&mut self, att: Colour, list: &mut MoveList) {
+        list.clear();
+        if self.pos.rule() != Rule::Caro {
+            if self.pos.combo_count(att, C_FIVE) == 1 {
+                if let Some(f) = self.pos.five_point(att) {
+                    list.push((0, f as u16));
+                }
+            }
+            return;
+        }
+        // The candidates: each five point, and the points just beyond the
+        // run each five point would complete (a stone there may leave that
+        // five blocked at both ends); each is then tried.
+        let mut candidates = [0usize; 64];
+        let mut n = 0;
+        for f in self.pos.area() {
+            if self.pos.cell(f) != pattern::EMPTY || self.pos.combo(f, att) != C_FIVE {
+                continue;
+            }
+            let mut add = |q: usize| {
+                if n < candidates.len() && !candidates[..n].contains(&q) {
+                    candidates[n] = q;
+                    n += 1;
+                }
+            };
+            add(f);
+            for step in DIRS {
+                for sign in [1, -1] {
+                    let mut q = f.wrapping_add_signed(sign * step);
+                    while self.pos.cell(q) == att {
+                        q = q.wrapping_add_signed(sign * step);
+                    }
+                    if self.pos.cell(q) == pattern::EMPTY {
+                        add(q);
+                    }
+                }
+            }
+        }
+        for &q in &candidates[..n] {
+            self.pos.play(q);
+            let stopped = self.pos.combo_count(att, C_FIVE) == 0;
+            self.pos.undo();
+            if stopped {
+                list.push((0, q as u16));
+            }
+        }
+    }
+
+    /// Whether the side to move, facing two or more five points, has lost.
+    pub(super) fn fives_unstoppable(&mut self) -> bool {
+        if self.pos.rule() != Rule::Caro {
+            return true;
+        }
+        let att = other(self.pos.side());
+        let mut list = MoveList::new();
+        self.five_stoppers(att, &mut list);
+        list.is_empty()
+    }
+
+    /// A point where `c` makes an open four or two fours, if any. Under
+    /// caro there is no such shortcut (see [`Self::fives_unstoppable`]):
+    /// `None`, and the move is searched as a four.
+    pub(super) fn flex_four(&self, c: Colour) -> Option<usize> {
+        if self.pos.rule() == Rule::Caro || self.pos.combos_at_least(c, C_FLEX4) == 0 {
+            return None;
+        }
+        self.pos
+            .points
+            .iter()
+            .copied()
+            .find(|&i| self.pos.cell(i) == pattern::EMPTY && self.pos.combo(i, c) >= C_FLEX4)
+    }
+
+    fn failed(&self, key: u64, depth: u32) -> bool {
+        let (k, d) = self.fails[key as usize % FAIL_SLOTS];
+        k == key && d >= depth
+    }
+
+    fn fail(&mut self, key: u64, depth: u32) {
+        self.fails[key as usize % FAIL_SLOTS] = (key, depth);
+    }
+}

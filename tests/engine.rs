@@ -1,0 +1,296 @@
+//! Properties of the engine on random positions, checked against the
+//! plain solver of `tests/brute`: it never misses a win in one, never
+//! leaves a four unblocked when a block exists and it cannot win first,
+//! always answers a legal empty point, and under a node budget always
+//! answers the same.
+
+#![forbid(unsafe_code)]
+
+mod brute;
+
+use std::time::{Duration, Instant};
+
+use brute::Grid;
+use gomoku_mist::board::Board;
+use gomoku_mist::engine::{Engine, Limits};
+use gomoku_mist::player::Player;
+use gomoku_mist::point::Point;
+use gomoku_mist::rule::Rule;
+use proptest::prelude::*;
+
+const NODES: u64 = 4_000;
+
+/// A position reached by playing `picks` (indices into the empty points
+/// near the centre area, so positions are crowded enough to hold threats)
+/// until a line wins; the winning stone is not played.
+#[derive(Debug, Clone)]
+struct Case {
+    rule: Rule,
+    board: Board,
+    grid: Grid,
+    to_move: Player,
+}
+
+fn case(rule_pick: usize, picks: Vec<(u8, u8)>) -> Case {
+    let rule = Rule::ALL[rule_pick % 3];
+    let mut board = Board::new();
+    let mut grid = Grid::new(rule);
+    let mut to_move = Player::Black;
+    for (c, r) in picks {
+        let p = Point::new(
+            gomoku_mist::point::Column::new(c).unwrap_or_else(|| unreachable!()),
+            gomoku_mist::point::Row::new(r).unwrap_or_else(|| unreachable!()),
+        );
+        if board.get(p).is_some() || grid.makes_win(brute::index(p), to_move) {
+            continue;
+        }
+        board.place(p, to_move);
+        grid.set(brute::index(p), Some(to_move));
+        to_move = to_move.opponent();
+    }
+    Case {
+        rule,
+        board,
+        grid,
+        to_move,
+    }
+}
+
+fn cases() -> impl Strategy<Value = Case> {
+    (
+        0usize..3,
+        prop::collection::vec((4u8..=16, 4u8..=16), 0..70),
+    )
+        .prop_map(|(r, picks)| case(r, picks))
+}
+
+fn think(case: &Case, engine: &mut Engine) -> Point {
+    let limits = Limits {
+        nodes: Some(NODES),
+        ..Limits::default()
+    };
+    engine
+        .think(&case.board, case.to_move, case.rule, limits)
+        .map(|t| t.best)
+        .unwrap_or_else(|| panic!("no move on a board that is not full"))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, max_global_rejects: 20_000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn plays_a_legal_empty_point(case in cases()) {
+        let best = think(&case, &mut Engine::new(1 << 20));
+        prop_assert!(case.board.get(best).is_none(), "{best} is taken");
+    }
+
+    #[test]
+    fn never_misses_a_win_in_one(case in cases()) {
+        let wins = case.grid.win_points(case.to_move);
+        prop_assume!(!wins.is_empty());
+        let best = think(&case, &mut Engine::new(1 << 20));
+        prop_assert!(
+            case.grid.makes_win(brute::index(best), case.to_move),
+            "played {best}, winning points were {:?}",
+            wins.iter().map(|&i| brute::point(i).to_string()).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn blocks_a_four_when_it_can(case in cases()) {
+        let me = case.to_move;
+        let opp = me.opponent();
+        prop_assume!(case.grid.win_points(me).is_empty());
+        let threats = case.grid.win_points(opp);
+        prop_assume!(!threats.is_empty());
+        let mut grid = case.grid.clone();
+        let blockable = threats.iter().any(|&m| {
+            grid.set(m, Some(me));
+            let blocked = grid.win_points(opp).is_empty();
+            grid.set(m, None);
+            blocked
+        });
+        prop_assume!(blockable);
+        let best = think(&case, &mut Engine::new(1 << 20));
+        grid.set(brute::index(best), Some(me));
+        prop_assert!(grid.win_points(opp).is_empty(), "played {best}, which leaves a five point");
+    }
+
+    #[test]
+    fn a_node_budget_gives_the_same_move(case in cases()) {
+        let first = think(&case, &mut Engine::new(1 << 20));
+        let mut used = Engine::new(1 << 20);
+        let _ = think(&case, &mut used);
+        used.clear();
+        let again = think(&case, &mut used);
+        prop_assert_eq!(first, again);
+    }
+}
+
+#[test]
+fn opens_in_the_centre_and_passes_on_a_full_board() {
+    let mut engine = Engine::new(1 << 20);
+    let limits = Limits::default();
+    let first = engine.think(&Board::new(), Player::Black, Rule::Freestyle, limits);
+    assert_eq!(first.map(|t| t.best.to_string()), Some("J10".to_owned()));
+    // A full board with no five anywhere: colours by column pairs and rows.
+    let mut full = Board::new();
+    for p in Point::all() {
+        let (c, r) = (p.column().index(), p.row().index());
+        let black = ((c / 2) + r) % 2 == 0;
+        full.place(p, if black { Player::Black } else { Player::White });
+    }
+    assert!(
+        engine
+            .think(&full, Player::Black, Rule::Freestyle, limits)
+            .is_none()
+    );
+}
+
+#[test]
+fn a_time_limit_is_kept() {
+    let mut board = Board::new();
+    for (i, p) in ["J10", "K11", "K10", "L10", "J11", "J9", "H12", "L12", "L11"]
+        .iter()
+        .enumerate()
+    {
+        let player = if i % 2 == 0 {
+            Player::Black
+        } else {
+            Player::White
+        };
+        board.place(p.parse().unwrap_or_else(|_| unreachable!()), player);
+    }
+    let mut engine = Engine::new(1 << 20);
+    let limit = Duration::from_millis(100);
+    let start = Instant::now();
+    let thought = engine.think(
+        &board,
+        Player::White,
+        Rule::Freestyle,
+        Limits {
+            time: Some(limit),
+            ..Limits::default()
+        },
+    );
+    // Generous: the check is that the search stops, not how fast it is.
+    assert!(
+        start.elapsed() < limit + Duration::from_secs(2),
+        "took {:?}",
+        start.elapsed()
+    );
+    assert!(thought.is_some_and(|t| board.get(t.best).is_none()));
+}
+
+/// On crowded random positions where the plain solver finds a win by
+/// continuous fours of up to five moves, the engine plays the first move
+/// of such a win (of up to seven moves: it need not pick the same one).
+#[test]
+fn finds_its_own_vcf() {
+    let mut state = 2024u64;
+    let mut next = move |n: u64| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((state >> 33) % n) as u8
+    };
+    let mut checked = 0;
+    for round in 0..250 {
+        let picks = (0..30 + next(40))
+            .map(|_| (5 + next(10), 5 + next(10)))
+            .collect();
+        let case = case(round, picks);
+        let me = case.to_move;
+        let mut grid = case.grid.clone();
+        if !grid.win_points(me).is_empty() || !grid.win_points(me.opponent()).is_empty() {
+            continue;
+        }
+        if grid.vcf_length(me, 5).is_none() {
+            continue;
+        }
+        checked += 1;
+        let best = think(&case, &mut Engine::new(1 << 20));
+        let starts = grid.vcf_starts(me, 7);
+        assert!(
+            starts.contains(&brute::index(best)),
+            "round {round}: played {best}; VCF starts: {:?}",
+            starts
+                .iter()
+                .map(|&i| brute::point(i).to_string())
+                .collect::<Vec<_>>()
+        );
+    }
+    assert!(
+        checked >= 5,
+        "only {checked} positions had a VCF: the generator needs a look"
+    );
+}
+
+/// On crowded random positions where the opponent would win by continuous
+/// fours (up to four moves) if the mover passed, the mover has no such win,
+/// and some move stops every VCF of up to six moves (plain solver over
+/// every empty point), the engine plays such a move.
+#[test]
+fn stops_the_opponents_vcf() {
+    let mut state = 4048u64;
+    let mut next = move |n: u64| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((state >> 33) % n) as u8
+    };
+    let mut checked = 0;
+    for round in 0..400 {
+        if checked == 8 {
+            break;
+        }
+        let picks = (0..30 + next(40))
+            .map(|_| (5 + next(10), 5 + next(10)))
+            .collect();
+        let case = case(round, picks);
+        let me = case.to_move;
+        let opp = me.opponent();
+        let mut grid = case.grid.clone();
+        if !grid.win_points(me).is_empty()
+            || !grid.win_points(opp).is_empty()
+            || grid.vcf_length(me, 6).is_some()
+            || grid.vcf_length(opp, 4).is_none()
+        {
+            continue;
+        }
+        let empties: Vec<usize> = grid.empties().collect();
+        let defences: Vec<usize> = empties
+            .into_iter()
+            .filter(|&m| {
+                grid.set(m, Some(me));
+                let stopped = grid.vcf_length(opp, 6).is_none();
+                grid.set(m, None);
+                stopped
+            })
+            .collect();
+        if defences.is_empty() {
+            continue;
+        }
+        checked += 1;
+        let limits = Limits {
+            nodes: Some(40_000),
+            ..Limits::default()
+        };
+        let best = Engine::new(1 << 20)
+            .think(&case.board, me, case.rule, limits)
+            .map(|t| t.best)
+            .unwrap_or_else(|| panic!("no move on a board that is not full"));
+        assert!(
+            defences.contains(&brute::index(best)),
+            "round {round}: played {best}; defences: {:?}",
+            defences
+                .iter()
+                .map(|&i| brute::point(i).to_string())
+                .collect::<Vec<_>>()
+        );
+    }
+    assert!(
+        checked >= 3,
+        "only {checked} positions: the generator needs a look"
+    );
+}
