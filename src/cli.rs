@@ -64,7 +64,8 @@ pub struct Play {
     pub cpu: Option<Cpu>,
 }
 
-/// The computer's time for a move when `--cpu-time` is not given.
+/// The computer's time for a move when neither `--cpu-time` nor
+/// `--cpu-nodes` is given.
 pub const DEFAULT_CPU_TIME: Duration = Duration::from_millis(1000);
 
 /// A command line that cannot be followed, and the command it was for.
@@ -430,14 +431,16 @@ fn cpu(given: &Given) -> Result<Option<Cpu>, CliError> {
             });
         }
     };
-    let time = match time {
-        None => DEFAULT_CPU_TIME,
-        Some(ms) => Duration::from_millis(number(
+    // A node budget alone is the same on every machine: no clock then.
+    let time = match (time, nodes) {
+        (None, Some(_)) => None,
+        (None, None) => Some(DEFAULT_CPU_TIME),
+        (Some(ms), _) => Some(Duration::from_millis(number(
             "--cpu-time",
             ms,
             "is not a time in milliseconds from 1 to 3600000",
             1..=3_600_000,
-        )?),
+        )?)),
     };
     let nodes = nodes
         .map(|n| {
@@ -733,6 +736,28 @@ mod tests {
             error(&["--rule", "--board"]),
             "--rule: \"--board\" is not a rule (use freestyle, exact or caro)"
         );
+    }
+
+    #[test]
+    fn a_node_budget_alone_reads_no_clock() {
+        let cpu = |line: &[&str]| match parse(args(line)) {
+            Ok(Action::Play(play)) => play.cpu.map(|c| (c.time, c.nodes)),
+            other => panic!("{line:?}: {other:?}"),
+        };
+        let ms = |n| Some(Duration::from_millis(n));
+        assert_eq!(
+            cpu(&["--cpu", "white"]),
+            Some((Some(DEFAULT_CPU_TIME), None))
+        );
+        assert_eq!(
+            cpu(&["--cpu", "white", "--cpu-nodes", "5"]),
+            Some((None, Some(5)))
+        );
+        assert_eq!(
+            cpu(&["--cpu=black", "--cpu-nodes=5", "--cpu-time=7"]),
+            Some((ms(7), Some(5)))
+        );
+        assert_eq!(cpu(&[]), None);
     }
 
     #[test]

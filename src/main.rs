@@ -36,9 +36,7 @@ fn main() -> ExitCode {
         let ended = terminal::play(play.game, play.settings, opponent);
         return match ended {
             Ok(stop) => ExitCode::from(stop.exit_code()),
-            Err(TerminalError::Write(e) | TerminalError::Session(SessionError::Write(e))) => {
-                failed(&SessionError::Write(e))
-            }
+            Err(TerminalError::Write(e)) => failed(&SessionError::Write(e)),
             Err(e) => {
                 complain(&e.to_string());
                 ExitCode::from(FAILURE)

@@ -64,8 +64,9 @@ impl Opponent for Computer {
 pub struct Cpu {
     /// The colour it plays.
     pub colour: Player,
-    /// Its time for each move (`--cpu-time`).
-    pub time: Duration,
+    /// Its time for each move (`--cpu-time`); `None` with `--cpu-nodes`
+    /// alone, so that nothing but the position decides its move.
+    pub time: Option<Duration>,
     /// Its node budget for each move (`--cpu-nodes`): with it, its play
     /// depends on the position alone, not on the machine.
     pub nodes: Option<u64>,
@@ -75,7 +76,7 @@ impl Cpu {
     /// The computer player it describes.
     pub fn opponent(self) -> Box<dyn Opponent> {
         let limits = Limits {
-            time: Some(self.time),
+            time: self.time,
             nodes: self.nodes,
             depth: None,
         };

@@ -185,9 +185,10 @@ Options:
                          a terminal)
       --cpu <COLOUR>     the computer plays black or white: it moves as soon as
                          it is its turn, as `place` would
-      --cpu-time <MS>    the computer's time for a move, in ms (default 1000)
-      --cpu-nodes <N>    the computer's search budget for a move, in positions:
-                         the same position then always gets the same move
+      --cpu-time <MS>    the computer's time for a move, in ms (default 1000,
+                         unless --cpu-nodes is given)
+      --cpu-nodes <N>    the computer's search budget for a move, in positions;
+                         alone, the same position always gets the same move
   -h, --help             print this help and exit
   -V, --version          print the version and exit
 

@@ -10,7 +10,7 @@
 use crate::command::{Command, ParseCommandError};
 use crate::game::Game;
 use crate::player::Player;
-use crate::point::{Point, SIZE};
+use crate::point::{Point, Row, SIZE};
 
 /// The commands, as a hint lists them.
 pub const COMMANDS: &str = "place <C><R> (e.g. place J10), who, view, history, resign, term";
@@ -44,6 +44,10 @@ fn not_a_command(line: &[u8]) -> String {
         return format!("the line holds a control character, {named}; type the command without it");
     }
     let trimmed = line.trim_ascii();
+    // `place ` is short of a point, not long by a space.
+    if trimmed == b"place" && !line.starts_with(b" ") {
+        return "place needs a point after one space, e.g. place J10".to_owned();
+    }
     if trimmed.len() != line.len() {
         let (before, after) = (line[0] == b' ', line[line.len() - 1] == b' ');
         let place = match (before, after) {
@@ -125,11 +129,15 @@ fn not_a_point(line: &[u8], parameter: &[u8]) -> String {
     if significant.is_empty() {
         return "rows are numbered from 1 (at the bottom) to 19".to_owned();
     }
-    if significant.len() < row.len() {
+    let in_range = Row::from_ascii(significant).is_some();
+    if significant.len() < row.len() && in_range {
         let fixed = [b"place ", &[letter][..], significant].concat();
         return format!("no leading zero{}", suggestion(&fixed));
     }
-    format!("there is no row {}: rows run 1 to {SIZE}", shown(row))
+    format!(
+        "there is no row {}: rows run 1 to {SIZE}",
+        shown(significant)
+    )
 }
 
 /// The first control byte of `line`, named as it is typed (`^L`).
@@ -205,7 +213,8 @@ mod tests {
             b"place",
             "place needs a point after one space, e.g. place J10",
         ),
-        (b"place ", "no space after the command"),
+        (b"place ", "place needs a point after one space"),
+        (b"place A020", "there is no row 20: rows run 1 to 19"),
         (b"place A1 B2", "place takes one point"),
         (b"who now", "who takes nothing after it"),
         (

@@ -5,8 +5,8 @@
 //! there. Everything for the person — greeting, prompt, line editing,
 //! boards, hints — goes to the terminal side: the line editor talks to
 //! `/dev/tty`, and the rest is written to stderr. When `/dev/tty` cannot
-//! be opened the editor would fall back to stdout, so [`play`] runs the
-//! plain stream session instead.
+//! be opened the editor would fall back to stdout, so the caller asks
+//! [`available`] first and plays the plain stream session instead.
 //!
 //! The loop itself ([`drive`]) knows neither rustyline nor the process's
 //! streams: it reads from a [`Keyboard`] and draws on any writer, so it is
@@ -28,7 +28,7 @@ use crate::game::{Ending, Game};
 use crate::opponent::Opponent;
 use crate::player::Player;
 use crate::point::Point;
-use crate::session::{Session, SessionError, Settings, Stop};
+use crate::session::{Session, Settings, Stop};
 
 use self::style::{Paint, Style};
 
@@ -41,10 +41,6 @@ pub enum TerminalError {
     /// Writing stdout failed (a closed pipe among others).
     #[error("cannot write output: {0}")]
     Write(#[source] io::Error),
-    /// The plain session, used when there is no terminal to talk to,
-    /// failed.
-    #[error(transparent)]
-    Session(#[from] SessionError),
     /// The computer opponent chose no move, or one the game refused.
     #[error("the computer opponent chose {0}, which cannot be played")]
     Opponent(String),

@@ -8,7 +8,7 @@ use crate::common::run;
 
 /// A small, fixed budget: the computer's play depends on the position
 /// alone, and the tests stay quick.
-const FAST: &[&str] = &["--cpu-nodes", "2000", "--cpu-time", "60000"];
+const FAST: &[&str] = &["--cpu-nodes", "2000"];
 
 fn args<'a>(colour: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec!["--cpu", colour];
