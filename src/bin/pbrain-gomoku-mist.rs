@@ -18,8 +18,10 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     // The one place the move chooser is built: anything that implements
-    // `gomocup::Brain` could stand here.
-    let mut brain = Engine::new(gomocup::DEFAULT_MEMORY);
+    // `gomocup::Brain` could stand here. Its hash table starts at the
+    // smallest size: `max_memory` is not known yet, and the first move of
+    // every game gives the brain the table it may have.
+    let mut brain = Engine::new(0);
     match gomocup::run(&mut brain, io::stdin().lock(), io::stdout().lock()) {
         Ok(()) => ExitCode::SUCCESS,
         // A manager that has gone away has nothing more to ask.

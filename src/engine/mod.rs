@@ -98,7 +98,18 @@ impl Engine {
         }
     }
 
-    /// Forget everything learnt (new game).
+    /// Forget everything learnt and take a fresh hash table of about
+    /// `memory_bytes` (new game). Cheap whatever the size: the old table
+    /// is freed before the new one is allocated, so memory never holds
+    /// both, and the new one is untouched zeroed pages, not written here.
+    pub fn reset(&mut self, memory_bytes: usize) {
+        self.tt.renew(memory_bytes);
+        self.history.iter_mut().for_each(|h| h.fill(0));
+    }
+
+    /// Forget everything learnt (new game), keeping the table's size;
+    /// writes the whole table, so [`Engine::reset`] is faster for a large
+    /// one.
     pub fn clear(&mut self) {
         self.tt.clear();
         self.history.iter_mut().for_each(|h| h.fill(0));

@@ -1,9 +1,16 @@
 //! The transposition table: one entry per slot, indexed by the low bits of
 //! the Zobrist hash, the whole hash kept to reject collisions. A deeper or
 //! newer result replaces an older one.
+//!
+//! Each slot is stored packed as two `u64` words, and an all-zero slot is
+//! an empty one (its bound is [`Bound::None`]). So a new table is a
+//! zeroed allocation, which the allocator gets from the system as untouched
+//! pages: a table of a gigabyte costs nothing until the search writes to
+//! it, and only the pages written count against the process's memory.
 
 /// What a stored score is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Bound {
     /// No entry.
     #[default]
@@ -14,6 +21,17 @@ pub enum Bound {
     Lower,
     /// The true score is at most this (every move failed low).
     Upper,
+}
+
+impl Bound {
+    fn from_bits(bits: u8) -> Bound {
+        match bits {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            3 => Bound::Upper,
+            _ => Bound::None,
+        }
+    }
 }
 
 /// One stored search result.
@@ -31,12 +49,37 @@ pub struct Entry {
     pub bound: Bound,
 }
 
+impl Entry {
+    /// The two words a slot holds: the key, then score (low 32 bits),
+    /// best, depth and bound (top byte; 0 for [`Bound::None`]).
+    fn pack(self) -> Slot {
+        let data = u64::from(self.score as u32)
+            | u64::from(self.best) << 32
+            | u64::from(self.depth as u8) << 48
+            | u64::from(self.bound as u8) << 56;
+        [self.key, data]
+    }
+
+    fn unpack([key, data]: Slot) -> Entry {
+        Entry {
+            key,
+            score: data as u32 as i32,
+            best: (data >> 32) as u16,
+            depth: (data >> 48) as u8 as i8,
+            bound: Bound::from_bits((data >> 56) as u8),
+        }
+    }
+}
+
+/// A packed [`Entry`]; all zeros is empty.
+type Slot = [u64; 2];
+
 /// Bytes per entry, for sizing from a memory budget.
-pub const ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
+pub const ENTRY_BYTES: usize = std::mem::size_of::<Slot>();
 
 /// The table.
 pub struct Table {
-    entries: Vec<Entry>,
+    entries: Vec<Slot>,
     mask: usize,
 }
 
@@ -51,25 +94,35 @@ impl Table {
             wanted.next_power_of_two() / 2
         };
         Table {
-            entries: vec![Entry::default(); size],
+            // Zeros, so the allocator hands out untouched pages.
+            entries: vec![[0; 2]; size],
             mask: size - 1,
         }
     }
 
-    /// Forgets every entry.
+    /// Forgets every entry, writing the whole table: slow for a large
+    /// one, where [`Table::renew`] is the cheap way.
     pub fn clear(&mut self) {
-        self.entries.fill(Entry::default());
+        self.entries.fill([0; 2]);
+    }
+
+    /// Replaces the table with an empty one for `bytes`, the old one freed
+    /// before the new one is allocated, so the two are never held at once.
+    pub fn renew(&mut self, bytes: usize) {
+        self.entries = Vec::new();
+        *self = Table::new(bytes);
     }
 
     /// The entry for `key`, if one is stored.
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let e = self.entries[key as usize & self.mask];
+        let e = Entry::unpack(self.entries[key as usize & self.mask]);
         (e.bound != Bound::None && e.key == key).then_some(e)
     }
 
     /// Stores a result, unless a deeper one for the same position is there.
     pub fn store(&mut self, key: u64, score: i32, best: u16, depth: i32, bound: Bound) {
-        let slot = &mut self.entries[key as usize & self.mask];
+        let at = key as usize & self.mask;
+        let slot = Entry::unpack(self.entries[at]);
         if slot.key == key && i32::from(slot.depth) > depth && bound != Bound::Exact {
             return;
         }
@@ -78,12 +131,57 @@ impl Table {
         } else {
             best
         };
-        *slot = Entry {
+        self.entries[at] = Entry {
             key,
             score,
             best,
             depth: depth.clamp(-1, 127) as i8,
             bound,
-        };
+        }
+        .pack();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_entry_survives_packing() {
+        let cases = [
+            (u64::MAX, i32::MIN, u16::MAX, i8::MIN, Bound::Exact),
+            (1, i32::MAX, 0, i8::MAX, Bound::Lower),
+            (0x0123_4567_89ab_cdef, -30_000, 360, -1, Bound::Upper),
+            (0, 0, 0, 0, Bound::Exact),
+        ];
+        for (key, score, best, depth, bound) in cases {
+            let entry = Entry {
+                key,
+                score,
+                best,
+                depth,
+                bound,
+            };
+            let back = Entry::unpack(entry.pack());
+            assert_eq!(
+                (back.key, back.score, back.best, back.depth, back.bound),
+                (key, score, best, depth, bound),
+                "{entry:?} packed and unpacked"
+            );
+        }
+    }
+
+    #[test]
+    fn an_all_zero_slot_is_empty() {
+        assert_eq!(Entry::unpack([0; 2]).bound, Bound::None);
+        let mut table = Table::new(0);
+        assert!(table.probe(0).is_none(), "a new table holds key 0 empty");
+        table.store(0, 5, 7, 3, Bound::Exact);
+        assert_eq!(table.probe(0).map(|e| (e.score, e.best)), Some((5, 7)));
+        table.renew(1 << 20);
+        assert!(table.probe(0).is_none(), "a renewed table is empty");
+        table.store(42, 1, 2, 3, Bound::Lower);
+        table.clear();
+        assert!(table.probe(42).is_none(), "a cleared table is empty");
     }
 }

@@ -79,8 +79,11 @@ pub trait Brain {
 
 /// The search engine as a brain: what `pbrain-gomoku-mist` plays with.
 impl Brain for Engine {
+    /// A fresh table in place of the old: freed first and left
+    /// untouched, so the turn that calls this pays next to nothing for it
+    /// and memory never holds two tables.
     fn new_game(&mut self, memory_bytes: Option<u64>) {
-        *self = Engine::new(memory_for(memory_bytes));
+        self.reset(memory_for(memory_bytes));
     }
 
     fn choose(

@@ -11,7 +11,7 @@
 
 use std::fmt::Display;
 use std::io::Write;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
@@ -334,12 +334,18 @@ impl Protocol {
 
     /// Asks the brain for a move, plays it and writes it.
     fn play<B: Brain + ?Sized>(&mut self, brain: &mut B, out: &mut Vec<u8>) -> Result<(), Refusal> {
+        // The manager's clock runs from its command: whatever the brain
+        // spends getting ready for a new game comes out of this turn.
+        let mut budget = self.budget();
         if self.fresh {
+            let started = Instant::now();
             brain.new_game(self.brain_memory());
             self.fresh = false;
+            let spent = started.elapsed();
+            budget.time = budget.time.map(|time| time.saturating_sub(spent));
         }
         let (board, me) = self.board();
-        let offered = brain.choose(&board, me, self.rule, self.budget());
+        let offered = brain.choose(&board, me, self.rule, budget);
         let p = match offered.filter(|&p| board.get(p).is_none()) {
             Some(p) => p,
             None => {

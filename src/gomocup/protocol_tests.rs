@@ -324,8 +324,16 @@ fn info_sets_the_budget_the_brain_gets() {
                  INFO max_node 0\nINFO max_depth -1\nINFO timeout_turn 0\nTURN 1,0\n";
     let (got, brain) = talk(input);
     assert_eq!(got.lines().count(), 4, "INFO gets no reply: {got}");
-    let budgets: Vec<Limits> = brain.asked.iter().map(|a| a.budget).collect();
+    let mut budgets: Vec<Limits> = brain.asked.iter().map(|a| a.budget).collect();
     let ms = |n| Some(Duration::from_millis(n));
+    // The first move of a game is given its budget less the time
+    // `new_game` took: next to nothing here, but not nothing.
+    let first = budgets[0].time.expect("a time limit");
+    assert!(
+        first <= Duration::from_millis(900) && first > Duration::from_millis(450),
+        "{first:?}, not just under 900 ms"
+    );
+    budgets[0].time = ms(900);
     assert_eq!(
         budgets,
         [
@@ -490,6 +498,53 @@ fn a_turn_that_fills_the_board_is_refused() {
             second_last.x, second_last.y
         )
     );
+}
+
+/// Takes `setup` to get ready for a new game, then plays as [`OnePly`].
+struct SlowStarter {
+    setup: Duration,
+    budgets: Vec<Limits>,
+}
+
+impl Brain for SlowStarter {
+    fn new_game(&mut self, _memory_bytes: Option<u64>) {
+        std::thread::sleep(self.setup);
+    }
+
+    fn choose(
+        &mut self,
+        board: &Board,
+        to_move: Player,
+        rule: Rule,
+        budget: Limits,
+    ) -> Option<Point> {
+        self.budgets.push(budget);
+        OnePly.choose(board, to_move, rule, budget)
+    }
+}
+
+#[test]
+fn the_time_a_new_game_takes_comes_out_of_its_first_turn() {
+    let input = "START 19\nINFO timeout_turn 1000\nBEGIN\nTURN 0,0\nRESTART\nBEGIN\n";
+    let setup = Duration::from_millis(300);
+    let mut brain = SlowStarter {
+        setup,
+        budgets: Vec::new(),
+    };
+    let mut out = Vec::new();
+    run(&mut brain, input.as_bytes(), &mut out).expect("in-memory I/O cannot fail");
+    let full = Duration::from_millis(900);
+    let times: Vec<Duration> = brain.budgets.iter().filter_map(|b| b.time).collect();
+    assert_eq!(times.len(), 3, "three moves asked for: {times:?}");
+    for (i, &time) in times.iter().enumerate() {
+        // Only the first move of each game pays for `new_game`.
+        let fresh = i != 1;
+        if fresh {
+            assert!(time <= full - setup, "move {i} was given {time:?}");
+        } else {
+            assert_eq!(time, full, "move {i} mid-game");
+        }
+    }
 }
 
 /// Thinks for its whole time budget, then plays as [`OnePly`].

@@ -357,6 +357,51 @@ fn a_turn_keeps_within_timeout_turn() {
     assert_eq!(manager.end(), Some(0));
 }
 
+/// The most memory the brain has held so far (`VmHWM`), in bytes; `None`
+/// where `/proc` does not say.
+fn peak_memory(child: &Child) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+#[test]
+fn a_large_max_memory_costs_neither_the_first_move_its_time_nor_twice_the_memory() {
+    const MAX_MEMORY: u64 = 1_000_000_000;
+    let mut manager = Manager::start();
+    assert_eq!(manager.exchange("START 19"), "OK");
+    manager.send(&format!("INFO max_memory {MAX_MEMORY}"));
+    manager.send("INFO timeout_turn 300");
+    for game in ["the first game", "the game after RESTART"] {
+        if game != "the first game" {
+            assert_eq!(manager.exchange("RESTART"), "OK");
+        }
+        let started = std::time::Instant::now();
+        let reply = manager.exchange("BEGIN");
+        let took = started.elapsed();
+        assert!(move_point(&reply).is_some(), "{reply:?} is not a move");
+        // A liveness bound, not a speed test: 300 ms plus generous slack
+        // for a loaded machine and an unoptimised build. Writing a whole
+        // table of a gigabyte took longer than this.
+        assert!(
+            took < std::time::Duration::from_millis(300 + 2700),
+            "BEGIN in {game} took {took:?} with timeout_turn 300"
+        );
+        let reply = manager.exchange("TURN 10,10");
+        assert!(move_point(&reply).is_some(), "{reply:?} is not a move");
+    }
+    if let Some(peak) = peak_memory(&manager.child) {
+        assert!(
+            peak < MAX_MEMORY + (64 << 20),
+            "the brain held {} MB at its peak with max_memory {} MB",
+            peak >> 20,
+            MAX_MEMORY >> 20
+        );
+    }
+    assert_eq!(manager.end(), Some(0));
+}
+
 #[test]
 fn a_zero_turn_time_is_played_at_once_and_legally() {
     let mut manager = Manager::start();
