@@ -241,3 +241,60 @@ fn kill(child: &mut Child) {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> Vec<OsString> {
+        ["sh", "-c", script].map(OsString::from).to_vec()
+    }
+
+    #[test]
+    fn a_timeout_past_the_clock_means_no_deadline() {
+        let limits = Limits {
+            timeout: Duration::MAX,
+            cap: 1024,
+        };
+        let ran = run(&sh("echo hi"), &[], b"", limits);
+        assert_eq!((ran.end, ran.stdout), (End::Code(0), b"hi\n".to_vec()));
+    }
+
+    /// Whether process `pid` is gone or only a zombie left for its
+    /// parent to reap (a killed process, as far as running goes).
+    #[cfg(target_os = "linux")]
+    fn ended(pid: &str) -> bool {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => true,
+            // The state follows the parenthesised name.
+            Ok(stat) => stat
+                .rsplit_once(')')
+                .is_some_and(|(_, rest)| rest.trim_start().starts_with(['Z', 'X'])),
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_kill_ends_what_the_program_started() {
+        let dir = std::env::temp_dir().join(format!("gomoku-mist-run-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("make a folder");
+        let pid_file = dir.join("pid");
+        // The grandchild holds stdout open, as a program's own child would.
+        let script = format!("sleep 300 & echo $! > '{}'; wait", pid_file.display());
+        let limits = Limits {
+            timeout: Duration::from_millis(300),
+            cap: 1024,
+        };
+        let ran = run(&sh(&script), &[], b"", limits);
+        assert_eq!(ran.end, End::TimedOut(limits.timeout));
+        let pid = std::fs::read_to_string(&pid_file).expect("the script wrote its child's id");
+        let pid = pid.trim();
+        // Generous: the kill was sent already, only its effect is awaited.
+        let until = Instant::now() + Duration::from_secs(10);
+        while !ended(pid) && Instant::now() < until {
+            thread::sleep(Duration::from_millis(20));
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(ended(pid), "the program's child {pid} outlived the kill");
+    }
+}
