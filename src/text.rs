@@ -228,7 +228,8 @@ Options:
                    shell would (quotes work) and run without one
                    [default: this program]
   --timeout SECS   kill a run still going after this long [default: 10]
-  --jobs N         cases run at once [default: twice the number of cores]
+  --jobs N         cases run at once, at most 256 [default: twice the
+                   number of cores]
   -h, --help       print this help
   -V, --version    print the version
 ";
@@ -256,7 +257,8 @@ Options:
   --time SECS      stop after this long instead
   --out DIR        where a failing case is written [default: fuzz-failures]
   --timeout SECS   kill a run still going after this long [default: 5]
-  --jobs N         cases run at once [default: twice the number of cores]
+  --jobs N         cases run at once, at most 256 [default: twice the
+                   number of cores]
   -h, --help       print this help
   -V, --version    print the version
 ";

@@ -16,6 +16,15 @@ use super::{CheckOptions, FuzzOptions, Limit};
 use crate::cli::{self, CliError, HELP, Spec, VERSION};
 use crate::text;
 
+/// The longest time any option of the kit takes, in seconds: far beyond
+/// any real run, and small enough that adding it to the clock cannot
+/// overflow.
+pub const MAX_SECONDS: f64 = 1_000_000.0;
+
+/// The most runs at once: more only queues the same cores, and each run
+/// costs threads, so a mistyped `--jobs` must not exhaust them.
+pub const MAX_JOBS: usize = 256;
+
 /// The options of `check`.
 const CHECK: &[Spec] = &[
     Spec::valued("--program", "CMD"),
@@ -115,16 +124,14 @@ pub fn parse(sub: Sub, args: &[OsString]) -> Result<Parsed, CliError> {
         .value("--timeout")
         .map(|v| seconds(v, "--timeout"))
         .transpose()?;
-    let jobs = match given
-        .value("--jobs")
-        .map(|v| number(v, "--jobs"))
-        .transpose()?
-    {
+    let jobs = match given.value("--jobs").map(jobs).transpose()? {
         // A run spends much of its time starting and waiting on pipes, so
         // one per core leaves the cores idle part of the time (measured:
         // 122% of two cores busy, against 178% with two per core).
-        Some(0) | None => 2 * std::thread::available_parallelism().map_or(1, usize::from),
-        Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
+        Some(0) | None => {
+            (2 * std::thread::available_parallelism().map_or(1, usize::from)).min(MAX_JOBS)
+        }
+        Some(n) => n,
     };
     match sub {
         Sub::Check => {
@@ -186,16 +193,31 @@ fn number(value: &OsStr, option: &'static str) -> Result<u64, CliError> {
         })
 }
 
+/// A `--jobs` value: refused above [`MAX_JOBS`] rather than clamped, so a
+/// typo is seen rather than silently changed.
+fn jobs(value: &OsStr) -> Result<usize, CliError> {
+    number(value, "--jobs").and_then(|n| {
+        usize::try_from(n)
+            .ok()
+            .filter(|n| *n <= MAX_JOBS)
+            .ok_or_else(|| CliError::BadValue {
+                option: "--jobs",
+                value: value.to_owned(),
+                problem: "is not a number from 0 to 256",
+            })
+    })
+}
+
 fn seconds(value: &OsStr, option: &'static str) -> Result<Duration, CliError> {
     value
         .to_str()
         .and_then(|t| t.parse::<f64>().ok())
-        .filter(|s| s.is_finite() && *s > 0.0)
+        .filter(|s| s.is_finite() && *s > 0.0 && *s <= MAX_SECONDS)
         .and_then(|s| Duration::try_from_secs_f64(s).ok())
         .ok_or_else(|| CliError::BadValue {
             option,
             value: value.to_owned(),
-            problem: "is not a number of seconds above 0",
+            problem: "is not a number of seconds from above 0 to 1000000",
         })
 }
 
@@ -241,7 +263,32 @@ mod tests {
             (
                 Sub::Fuzz,
                 &["--program", "p", "--timeout", "0"],
-                "--timeout: \"0\" is not a number of seconds above 0",
+                "--timeout: \"0\" is not a number of seconds from above 0 to 1000000",
+            ),
+            (
+                Sub::Check,
+                &["--timeout", "1e19", "d"],
+                "--timeout: \"1e19\" is not a number of seconds from above 0 to 1000000",
+            ),
+            (
+                Sub::Fuzz,
+                &["--program", "p", "--timeout=1000000.5"],
+                "--timeout: \"1000000.5\" is not a number of seconds from above 0 to 1000000",
+            ),
+            (
+                Sub::Fuzz,
+                &["--program", "p", "--time", "1e300"],
+                "--time: \"1e300\" is not a number of seconds from above 0 to 1000000",
+            ),
+            (
+                Sub::Fuzz,
+                &["--program", "p", "--jobs", "100000000"],
+                "--jobs: \"100000000\" is not a number from 0 to 256",
+            ),
+            (
+                Sub::Check,
+                &["--jobs=257", "d"],
+                "--jobs: \"257\" is not a number from 0 to 256",
             ),
             (Sub::Check, &[], "no PATH given"),
             (

@@ -22,8 +22,62 @@ pub struct Case {
     pub args: Vec<OsString>,
     /// Whether there is a `.args` file.
     pub has_args: bool,
-    /// From `.out` and `.code`, or from the reference where one is missing.
-    pub expected: Expected,
+    /// The `.out` file's bytes, if there is one.
+    pub out: Option<Vec<u8>>,
+    /// The `.code` file's number, if there is one.
+    pub code: Option<i32>,
+}
+
+impl Case {
+    /// Why this case cannot be run as it is, if it cannot: asked before
+    /// [`Case::expected`], which may have to run the reference.
+    pub fn not_run(&self) -> Option<&'static str> {
+        if self
+            .args
+            .first()
+            .is_some_and(|first| first == "check" || first == "fuzz")
+        {
+            // The kit would start itself, once a case, without end.
+            return Some("its .args start the kit (check or fuzz), not a game");
+        }
+        let complete = self.out.is_some() && self.code.is_some();
+        if !complete && self.has_option("--cpu") && !self.has_option("--cpu-nodes") {
+            // The reference would search for the computer's full thinking
+            // time, and how far it gets depends on the machine.
+            return Some(
+                "the computer's moves depend on the machine: give .out and .code, or --cpu-nodes",
+            );
+        }
+        None
+    }
+
+    /// What is expected: `.out` and `.code`, or the reference's where one
+    /// is missing (run in-process here, with no time limit of its own).
+    pub fn expected(&self) -> Expected {
+        match (&self.out, self.code) {
+            (Some(stdout), Some(code)) => Expected {
+                stdout: stdout.clone(),
+                code,
+            },
+            (out, code) => {
+                let own = reference(&self.args, &self.input);
+                Expected {
+                    stdout: out.clone().unwrap_or(own.stdout),
+                    code: code.unwrap_or(own.code),
+                }
+            }
+        }
+    }
+
+    /// Whether `.args` gives the option `name`, as `name` or `name=...`.
+    fn has_option(&self, name: &str) -> bool {
+        self.args.iter().any(|arg| {
+            arg.to_str().is_some_and(|arg| {
+                arg.strip_prefix(name)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('='))
+            })
+        })
+    }
 }
 
 /// Every `.in` file under `paths` (each a folder, searched recursively,
@@ -102,22 +156,13 @@ pub fn read(path: &Path) -> Result<Case, ConformError> {
         ),
         None => None,
     };
-    let expected = match (out, code) {
-        (Some(stdout), Some(code)) => Expected { stdout, code },
-        (out, code) => {
-            let own = reference(&args, &input);
-            Expected {
-                stdout: out.unwrap_or(own.stdout),
-                code: code.unwrap_or(own.code),
-            }
-        }
-    };
     Ok(Case {
         path: path.to_path_buf(),
         input,
         args,
         has_args,
-        expected,
+        out,
+        code,
     })
 }
 
@@ -161,4 +206,73 @@ pub fn write(
         fs::write(&path, bytes).map_err(io(&path))?;
     }
     Ok(stem.with_extension("in"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KIT: &str = "its .args start the kit (check or fuzz), not a game";
+    const MACHINE: &str =
+        "the computer's moves depend on the machine: give .out and .code, or --cpu-nodes";
+
+    fn case(args: &[&str], out: bool, code: bool) -> Case {
+        Case {
+            path: PathBuf::from("x.in"),
+            input: Vec::new(),
+            args: args.iter().map(OsString::from).collect(),
+            has_args: !args.is_empty(),
+            out: out.then(Vec::new),
+            code: code.then_some(0),
+        }
+    }
+
+    #[test]
+    fn cases_that_are_not_run_say_why() {
+        let cases: &[(&[&str], bool, bool, Option<&str>)] = &[
+            (&[], false, false, None),
+            (&["--rule", "caro"], false, false, None),
+            (&["check", "."], true, true, Some(KIT)),
+            (&["fuzz", "--program", "x"], true, true, Some(KIT)),
+            (&["--rule", "check"], false, false, None),
+            (&["--cpu", "white"], false, false, Some(MACHINE)),
+            (&["--cpu=black"], true, false, Some(MACHINE)),
+            (
+                &["--cpu", "white", "--cpu-time", "5"],
+                false,
+                true,
+                Some(MACHINE),
+            ),
+            (&["--cpu", "white"], true, true, None),
+            (
+                &["--cpu", "white", "--cpu-nodes", "100"],
+                false,
+                false,
+                None,
+            ),
+            (&["--cpu=white", "--cpu-nodes=100"], false, false, None),
+            (&["--cpuX", "white"], false, false, None),
+        ];
+        for &(args, out, code, want) in cases {
+            assert_eq!(
+                case(args, out, code).not_run(),
+                want,
+                "{args:?}, .out {out}, .code {code}"
+            );
+        }
+    }
+
+    #[test]
+    fn expected_keeps_what_the_files_give() {
+        let mut given = case(&[], true, true);
+        given.out = Some(b"kept".to_vec());
+        given.code = Some(7);
+        assert_eq!(
+            given.expected(),
+            Expected {
+                stdout: b"kept".to_vec(),
+                code: 7
+            }
+        );
+    }
 }

@@ -123,21 +123,21 @@ fn judge(
     if case.has_args && !ours {
         return Ok(Verdict::Skip("has .args: options are this program's own"));
     }
+    if let Some(why) = case.not_run() {
+        return Ok(Verdict::Skip(why));
+    }
+    let expected = case.expected();
     let limits = Limits {
         timeout,
-        cap: case
-            .expected
+        cap: expected
             .stdout
             .len()
             .saturating_mul(CAP_FACTOR)
             .max(MIN_CAP),
     };
     let ran = run::run(command, &case.args, &case.input, limits);
-    Ok(match report::compare(&case.expected, &ran) {
+    Ok(match report::compare(&expected, &ran) {
         None => Verdict::Pass,
-        Some(detail) => Verdict::Fail(format!(
-            ": {}\n{detail}",
-            report::summary(&case.expected, &ran)
-        )),
+        Some(detail) => Verdict::Fail(format!(": {}\n{detail}", report::summary(&expected, &ran))),
     })
 }

@@ -75,6 +75,16 @@ impl Spent {
     }
 }
 
+/// How many workers to start: one a job, but never more than the options
+/// allow or than there are cases, as an idle worker still costs a thread.
+fn workers(opts: &FuzzOptions) -> usize {
+    let jobs = opts.jobs.clamp(1, super::args::MAX_JOBS);
+    match opts.limit {
+        Limit::Cases(cases) => usize::try_from(cases).map_or(jobs, |cases| jobs.min(cases.max(1))),
+        Limit::Time(_) => jobs,
+    }
+}
+
 /// The first disagreement found.
 struct Found {
     index: u64,
@@ -96,8 +106,9 @@ pub fn fuzz(opts: &FuzzOptions, out: &mut dyn Write) -> Result<Outcome, ConformE
     let first_bad = AtomicU64::new(u64::MAX);
     let found: Mutex<Option<Found>> = Mutex::new(None);
     let mut spent = Spent::default();
+    let count = workers(opts);
     thread::scope(|scope| {
-        let workers: Vec<_> = (0..opts.jobs.max(1))
+        let workers: Vec<_> = (0..count)
             .map(|_| scope.spawn(|| worker(opts, start, &next, &first_bad, &found)))
             .collect();
         for w in workers {
@@ -117,7 +128,7 @@ pub fn fuzz(opts: &FuzzOptions, out: &mut dyn Write) -> Result<Outcome, ConformE
         spent.cases,
         wall.as_secs_f64(),
         spent.cases as f64 / wall.as_secs_f64().max(1e-9),
-        opts.jobs.max(1),
+        count,
         percent(spent.generating),
         percent(spent.reference),
         percent(spent.program),
@@ -279,4 +290,42 @@ fn quote(text: &str) -> String {
         return text.to_owned();
     }
     format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workers_never_outnumber_cases_or_the_jobs_cap() {
+        let cases: &[(usize, Limit, usize)] = &[
+            (4, Limit::Cases(1000), 4),
+            (8, Limit::Cases(3), 3),
+            (8, Limit::Cases(0), 1),
+            (0, Limit::Cases(10), 1),
+            (
+                100_000_000,
+                Limit::Cases(u64::MAX),
+                super::super::args::MAX_JOBS,
+            ),
+            (
+                100_000_000,
+                Limit::Time(Duration::from_secs(1)),
+                super::super::args::MAX_JOBS,
+            ),
+            (3, Limit::Time(Duration::from_secs(1)), 3),
+        ];
+        for &(jobs, limit, want) in cases {
+            let opts = FuzzOptions {
+                program: Vec::new(),
+                seed: 0,
+                limit,
+                out_dir: PathBuf::new(),
+                timeout: Duration::from_secs(1),
+                jobs,
+                shrink_budget: 0,
+            };
+            assert_eq!(workers(&opts), want, "jobs {jobs}, {limit:?}");
+        }
+    }
 }

@@ -9,6 +9,10 @@
 //! `EPIPE`, which is expected and ignored. The threads are not joined
 //! after a kill: if the program left a child holding a pipe open, only
 //! that thread waits, never the run.
+//!
+//! On Unix each program runs in a process group of its own, and a kill
+//! ends the whole group: a program that started children (a shell
+//! script, or a program that runs itself) leaves none behind to pile up.
 
 use std::ffi::OsString;
 use std::io::{ErrorKind, Read, Write};
@@ -79,24 +83,35 @@ pub fn run(command: &[OsString], extra: &[OsString], input: &[u8], limits: Limit
     let Some((program, args)) = command.split_first() else {
         return cannot("no program given".to_owned());
     };
-    let spawned = Command::new(program)
+    let mut command = Command::new(program);
+    command
         .args(args)
         .args(extra)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn();
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let spawned = command.spawn();
     let mut child = match spawned {
         Ok(child) => child,
         Err(e) => return cannot(format!("{}: {e}", program.to_string_lossy())),
     };
     let events = start_pipes(&mut child, input, limits.cap);
-    let deadline = start + limits.timeout;
+    // The options refuse timeouts this large; `None` (no deadline) only
+    // keeps an absurd one from panicking.
+    let deadline = start.checked_add(limits.timeout);
     let (mut stdout, mut stderr) = (None, None);
     let mut over = false;
     // Stdout's end is the usual sign that the program is done.
     while stdout.is_none() {
-        match events.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        let event = match deadline {
+            Some(deadline) => {
+                events.recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            }
+            None => events.recv().map_err(|_| RecvTimeoutError::Disconnected),
+        };
+        match event {
             Ok(Event::Stdout(bytes, cut)) => {
                 over = cut;
                 stdout = Some(bytes);
@@ -188,10 +203,10 @@ fn read_capped(mut pipe: impl Read, cap: usize, drain: bool) -> (Vec<u8>, bool) 
     }
 }
 
-/// Waits for the child to exit, up to `deadline`. Polling, as std has no
+/// Waits for the child to exit, up to `deadline` (`None`: no limit). Polling, as std has no
 /// wait with a timeout; stdout has usually closed already, so the first
 /// or second look finds it gone.
-fn wait_until(child: &mut Child, deadline: Instant) -> Option<End> {
+fn wait_until(child: &mut Child, deadline: Option<Instant>) -> Option<End> {
     let mut pause = Duration::from_micros(50);
     loop {
         match child.try_wait() {
@@ -202,16 +217,84 @@ fn wait_until(child: &mut Child, deadline: Instant) -> Option<End> {
             Err(e) => return Some(End::CannotStart(format!("cannot wait for it: {e}"))),
         }
         let now = Instant::now();
-        if now >= deadline {
-            return None;
-        }
-        thread::sleep(pause.min(deadline - now));
+        let left = match deadline {
+            Some(deadline) if now >= deadline => return None,
+            Some(deadline) => deadline - now,
+            None => pause,
+        };
+        thread::sleep(pause.min(left));
         pause = (pause * 2).min(Duration::from_millis(5));
     }
 }
 
 fn kill(child: &mut Child) {
-    // It may have exited just now: then there is nothing to kill.
+    // The group is the child's own (its id is the child's), so this ends
+    // whatever it started too. Any of them may have exited just now: then
+    // there is nothing to kill.
+    #[cfg(unix)]
+    if let Some(group) = i32::try_from(child.id())
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    {
+        let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+    }
     let _ = child.kill();
     let _ = child.wait();
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> Vec<OsString> {
+        ["sh", "-c", script].map(OsString::from).to_vec()
+    }
+
+    #[test]
+    fn a_timeout_past_the_clock_means_no_deadline() {
+        let limits = Limits {
+            timeout: Duration::MAX,
+            cap: 1024,
+        };
+        let ran = run(&sh("echo hi"), &[], b"", limits);
+        assert_eq!((ran.end, ran.stdout), (End::Code(0), b"hi\n".to_vec()));
+    }
+
+    /// Whether process `pid` is gone or only a zombie left for its
+    /// parent to reap (a killed process, as far as running goes).
+    #[cfg(target_os = "linux")]
+    fn ended(pid: &str) -> bool {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => true,
+            // The state follows the parenthesised name.
+            Ok(stat) => stat
+                .rsplit_once(')')
+                .is_some_and(|(_, rest)| rest.trim_start().starts_with(['Z', 'X'])),
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_kill_ends_what_the_program_started() {
+        let dir = std::env::temp_dir().join(format!("gomoku-mist-run-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("make a folder");
+        let pid_file = dir.join("pid");
+        // The grandchild holds stdout open, as a program's own child would.
+        let script = format!("sleep 300 & echo $! > '{}'; wait", pid_file.display());
+        let limits = Limits {
+            timeout: Duration::from_millis(300),
+            cap: 1024,
+        };
+        let ran = run(&sh(&script), &[], b"", limits);
+        assert_eq!(ran.end, End::TimedOut(limits.timeout));
+        let pid = std::fs::read_to_string(&pid_file).expect("the script wrote its child's id");
+        let pid = pid.trim();
+        // Generous: the kill was sent already, only its effect is awaited.
+        let until = Instant::now() + Duration::from_secs(10);
+        while !ended(pid) && Instant::now() < until {
+            thread::sleep(Duration::from_millis(20));
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(ended(pid), "the program's child {pid} outlived the kill");
+    }
 }

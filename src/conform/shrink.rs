@@ -35,7 +35,9 @@ where
 {
     let shrinker = Shrinker {
         fails: &fails,
-        jobs: jobs.max(1),
+        // Each candidate of a batch is a thread: never more than the
+        // options allow, whatever a caller passes.
+        jobs: jobs.clamp(1, super::args::MAX_JOBS),
         budget,
         tests: AtomicUsize::new(0),
     };
@@ -88,7 +90,9 @@ where
             if self.spent() {
                 return None;
             }
-            let batch: Vec<Vec<u8>> = (first..count.min(first + self.jobs)).map(&make).collect();
+            let batch: Vec<Vec<u8>> = (first..count.min(first.saturating_add(self.jobs)))
+                .map(&make)
+                .collect();
             self.tests.fetch_add(batch.len(), Ordering::Relaxed);
             let results: Vec<bool> = thread::scope(|scope| {
                 let handles: Vec<_> = batch
@@ -182,6 +186,16 @@ mod tests {
         let fails = |i: &[u8]| i.contains(&b'b') && i.contains(&b'e');
         let shrunk = shrink(input, fails, 3, 1000);
         assert_eq!(shrunk.input, b"be");
+    }
+
+    #[test]
+    fn any_number_of_jobs_shrinks_the_same() {
+        let input = b"a\nb\nc\nd\ne\nf\n";
+        let fails = |i: &[u8]| i.contains(&b'b') && i.contains(&b'e');
+        for jobs in [0, 1, 2, 1000, usize::MAX] {
+            let shrunk = shrink(input, fails, jobs, 1000);
+            assert_eq!(shrunk.input, b"be", "jobs {jobs}");
+        }
     }
 
     #[test]

@@ -62,6 +62,25 @@ fn count_files(dir: &Path, suffix: &str) -> usize {
         .sum()
 }
 
+/// Every case under `dir` whose `.args` start with `check` or `fuzz`.
+fn count_kit_cases(dir: &Path) -> usize {
+    fs::read_dir(dir)
+        .expect("read the golden folder")
+        .map(|entry| entry.expect("a folder entry").path())
+        .map(|path| match path.is_dir() {
+            true => count_kit_cases(&path),
+            false => usize::from(
+                path.extension().is_some_and(|e| e == "args")
+                    && fs::read_to_string(&path)
+                        .expect("read .args")
+                        .lines()
+                        .next()
+                        .is_some_and(|first| first == "check" || first == "fuzz"),
+            ),
+        })
+        .sum()
+}
+
 fn check(
     program: Option<Vec<OsString>>,
     paths: Vec<PathBuf>,
@@ -239,9 +258,13 @@ fn check_binary_passes_its_own_golden_suite_in_path_order() {
         .expect("run check");
     let report = String::from_utf8(out.stdout).expect("UTF-8");
     assert_eq!(out.status.code(), Some(0), "{report}");
+    // Cases of the kit's own command line are not run by the kit (the
+    // golden suite runs them).
+    let kit = count_kit_cases(&golden());
+    assert!(kit > 0, "the golden suite has cases of check and fuzz");
     assert_eq!(
         summary(&report),
-        (count_files(&golden(), ".in"), 0, 0),
+        (count_files(&golden(), ".in") - kit, 0, kit),
         "{report}"
     );
     let paths: Vec<&str> = report
@@ -413,6 +436,18 @@ fn subcommand_usage_errors_name_the_option_and_exit_2() {
         ),
         (&["fuzz", "--cases", "1"], "--program is required"),
         (&["check"], "no PATH given"),
+        (
+            &["check", "--timeout", "1e19", "."],
+            "--timeout: \"1e19\" is not a number of seconds from above 0 to 1000000",
+        ),
+        (
+            &["fuzz", "--program", "x", "--timeout", "1e19"],
+            "--timeout: \"1e19\" is not a number of seconds from above 0 to 1000000",
+        ),
+        (
+            &["fuzz", "--program", "x", "--jobs", "100000000"],
+            "--jobs: \"100000000\" is not a number from 0 to 256",
+        ),
     ];
     for (args, message) in cases {
         let out = Command::new(BIN).args(*args).output().expect("run");
@@ -504,4 +539,47 @@ fn fuzz_reports_a_program_that_cannot_start_without_shrinking() {
         !out_dir.exists(),
         "no case is written for a program that never ran"
     );
+}
+
+#[test]
+fn check_skips_cases_it_cannot_run_and_says_why() {
+    let dir = scratch("not-run");
+    fs::create_dir_all(&dir).expect("make the folder");
+    let cases: &[(&str, &str, &str)] = &[
+        // Would start `check` again, once a case, without end.
+        (
+            "kit",
+            "check\n.\n",
+            "its .args start the kit (check or fuzz), not a game",
+        ),
+        (
+            "fuzz",
+            "fuzz\n--program\nx\n",
+            "its .args start the kit (check or fuzz), not a game",
+        ),
+        // The reference would think for the computer, as long as the
+        // machine allows.
+        (
+            "cpu",
+            "--cpu\nwhite\n",
+            "the computer's moves depend on the machine: give .out and .code, or --cpu-nodes",
+        ),
+    ];
+    for (name, args, _) in cases {
+        fs::write(dir.join(format!("{name}.in")), b"who\n").expect("write .in");
+        fs::write(dir.join(format!("{name}.args")), args).expect("write .args");
+    }
+    // As this program's own (`None`), so the options are understood; none
+    // is run, so the test binary standing in for it never starts.
+    let (outcome, report) = check(None, vec![dir.clone()], Duration::from_secs(60));
+    assert_eq!(outcome, Outcome::Passed, "{report}");
+    assert_eq!(summary(&report), (0, 0, cases.len()), "{report}");
+    for (name, _, why) in cases {
+        let line = format!(
+            "skip  {}: {why}\n",
+            dir.join(format!("{name}.in")).display()
+        );
+        assert!(report.contains(&line), "no {line:?} in:\n{report}");
+    }
+    let _ = fs::remove_dir_all(dir);
 }
