@@ -217,7 +217,10 @@ Runs every NAME.in under each PATH (a folder, searched recursively, or one
 .in file) through a program, and compares its stdout, byte for byte, and
 its exit code with NAME.out and NAME.code. Where those are missing, what
 this program does is expected. A case with NAME.args (this program's
-options, one a line) is skipped for any other program.
+options, one a line) is skipped for any other program; so is one whose
+.args run check or fuzz, and one that uses --cpu without --cpu-nodes but
+lacks NAME.out or NAME.code (the computer's moves would depend on the
+machine).
 
 Prints one line per case (pass, FAIL or skip), where each failure differs,
 and `N passed, M failed` (`, K skipped`). Exit code 0 if all pass, 1 if
