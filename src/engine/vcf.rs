@@ -155,16 +155,7 @@ impl Search<'_> {
             // Every stop must lose (none: lost already).
             let mut list = std::mem::take(&mut self.lists[ply]);
             self.five_stoppers(att, &mut list);
-            let mut all_lose = true;
-            for &(_, m) in list.iter() {
-                self.pos.play(usize::from(m));
-                let win = self.attack(depth, ply + 1, threats);
-                self.pos.undo();
-                if !win {
-                    all_lose = false;
-                    break;
-                }
-            }
+            let all_lose = self.every_defence_loses(&list, depth, ply, threats);
             self.lists[ply] = list;
             return all_lose;
         }
@@ -182,18 +173,26 @@ impl Search<'_> {
             }
         }
         list.sort_unstable_by(|a, b| b.cmp(a));
-        let mut all_lose = true;
-        for &(_, m) in list.iter() {
+        let all_lose = self.every_defence_loses(&list, depth, ply, threats);
+        self.lists[ply] = list;
+        all_lose
+    }
+
+    /// Whether the attacker, to move after each defence in `list`, still
+    /// wins within `depth`: the defender's node is lost only if all are.
+    fn every_defence_loses(
+        &mut self,
+        list: &MoveList,
+        depth: u32,
+        ply: usize,
+        threats: Threats,
+    ) -> bool {
+        list.iter().all(|&(_, m)| {
             self.pos.play(usize::from(m));
             let win = self.attack(depth, ply + 1, threats);
             self.pos.undo();
-            if !win {
-                all_lose = false;
-                break;
-            }
-        }
-        self.lists[ply] = list;
-        all_lose
+            win
+        })
     }
 
     /// The moves of the side to move after which `att` has no five point,
