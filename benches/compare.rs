@@ -47,9 +47,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use gomoku_mist::controller::session::{self, Settings, Stop};
 use gomoku_mist::game::Game;
 use gomoku_mist::rule::Rule;
-use gomoku_mist::session::{self, Settings, Stop};
 
 /// Workload lines, `term` included, unless `GOMOKU_BENCH_LINES` says.
 const DEFAULT_LINES: usize = 2_000_000;

@@ -249,7 +249,7 @@ fn greedy(board: &Board, to_move: Player, rule: Rule) -> Option<Point> {
             best = Some((score, i));
         }
     }
-    best.and_then(|(_, i)| engine::board::point(i))
+    best.and_then(|(_, i)| engine::position::point(i))
         .or_else(|| Point::all().find(|&p| board.get(p).is_none()))
 }
 

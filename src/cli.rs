@@ -1,5 +1,5 @@
 //! The command line: one set of rules for every command and option.
-//! Without options the program keeps the [contract](crate::contract)
+//! Without options the program keeps the [contract](crate::rules::contract)
 //! exactly.
 //!
 //! | rule | what happens |
@@ -27,13 +27,13 @@ use std::time::Duration;
 
 use crate::conform::args::{self, Parsed, Sub};
 use crate::conform::{CheckOptions, FuzzOptions};
-use crate::game::{Game, PlaceError};
-use crate::opponent::Cpu;
-use crate::player::Player;
-use crate::point::{ParsePointError, Point};
-use crate::rule::Rule;
-use crate::session::Settings;
-use crate::text;
+use crate::controller::opponent::Cpu;
+use crate::controller::session::Settings;
+use crate::controller::text;
+use crate::rules::game::{Game, PlaceError};
+use crate::rules::player::Player;
+use crate::rules::point::{ParsePointError, Point};
+use crate::rules::rule::Rule;
 
 /// What the command line asks for.
 #[derive(Debug)]

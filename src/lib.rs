@@ -1,5 +1,5 @@
 //! Gomoku in the Mist: the game controller whose every output byte is set
-//! by the [`contract`] (`src/contract.md`).
+//! by the [`contract`] (`src/rules/contract.md`).
 //!
 //! # Code map
 //!
@@ -66,22 +66,13 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod board;
 pub mod cli;
-pub mod command;
 pub mod conform;
-#[doc = include_str!("contract.md")]
-pub mod contract {}
-pub mod decode;
+pub mod controller;
 pub mod engine;
-pub mod game;
 pub mod gomocup;
-pub mod mist;
-pub mod opponent;
-pub mod output;
-pub mod player;
-pub mod point;
-pub mod rule;
-pub mod session;
+pub mod rng;
+pub mod rules;
 pub mod terminal;
-pub mod text;
+
+pub use rules::{board, command, contract, game, mist, player, point, rule};

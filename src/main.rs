@@ -8,10 +8,10 @@ use std::process::ExitCode;
 
 use gomoku_mist::cli::{self, Action};
 use gomoku_mist::conform::{self, ConformError, Outcome};
-use gomoku_mist::opponent::{Cpu, Opponent};
-use gomoku_mist::session::{self, SessionError};
+use gomoku_mist::controller::opponent::{Cpu, Opponent};
+use gomoku_mist::controller::session::{self, SessionError};
+use gomoku_mist::controller::text;
 use gomoku_mist::terminal::{self, TerminalError};
-use gomoku_mist::text;
 
 /// A command line that cannot be followed.
 const USAGE_ERROR: u8 = 2;

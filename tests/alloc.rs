@@ -4,9 +4,9 @@
 //!
 //! A test binary of its own, because it replaces the global allocator.
 
+use gomoku_mist::controller::session::{self, Settings, Stop};
 use gomoku_mist::game::Game;
 use gomoku_mist::rule::Rule;
-use gomoku_mist::session::{self, Settings, Stop};
 
 #[global_allocator]
 static ALLOC: dhat::Alloc = dhat::Alloc;

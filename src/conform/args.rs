@@ -14,7 +14,7 @@ use std::time::Duration;
 use super::split::split;
 use super::{CheckOptions, FuzzOptions, Limit};
 use crate::cli::{self, CliError, HELP, Spec, VERSION};
-use crate::text;
+use crate::controller::text;
 
 /// The longest time any option of the kit takes, in seconds: far beyond
 /// any real run, and small enough that adding it to the clock cannot

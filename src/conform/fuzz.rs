@@ -15,9 +15,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::rng::Rng;
 use super::run::{self, End, Limits, Ran};
 use super::{ConformError, Expected, Outcome, case, generate, reference, report};
+use crate::rng::Rng;
 
 /// Output above this many times the expected size (and at least
 /// [`MIN_CAP`]) is cut off.

@@ -8,12 +8,12 @@
 //! games it means to play reach the ending it aims at. It never decides
 //! what the right output is: the reference does that.
 
-use crate::game::{Ending, Game};
-use crate::player::Player;
-use crate::point::{Column, Point, Row, SIZE};
-use crate::rule::Rule;
+use crate::rules::game::{Ending, Game};
+use crate::rules::player::Player;
+use crate::rules::point::{Column, Point, Row, SIZE};
+use crate::rules::rule::Rule;
 
-use super::rng::Rng;
+use crate::rng::Rng;
 
 const N: usize = SIZE as usize;
 const DIRECTIONS: [(i8, i8); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
@@ -507,8 +507,8 @@ mod tests {
     }
 
     fn play(input: &[u8], seen: &mut Seen) {
-        use crate::board::DIRECTIONS as DIRS;
-        use crate::command::Command;
+        use crate::rules::board::DIRECTIONS as DIRS;
+        use crate::rules::command::Command;
         let mut game = Game::new(Rule::default());
         let lines: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
         seen.bytes

@@ -5,7 +5,7 @@
 //!
 //! This is a shell over the core: it starts processes, reads files and
 //! writes reports. The reference it compares with is
-//! [`crate::session::run`] over byte slices, so it is exactly the program
+//! [`crate::controller::session::run`] over byte slices, so it is exactly the program
 //! the contract describes, without a process of its own.
 
 pub mod args;
@@ -14,7 +14,6 @@ pub mod check;
 pub mod fuzz;
 pub mod generate;
 pub mod report;
-pub mod rng;
 pub mod run;
 pub mod shrink;
 pub mod split;
@@ -24,10 +23,10 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
-use crate::game::Game;
-use crate::opponent::Cpu;
-use crate::rule::Rule;
-use crate::session::{self, Settings, Stop};
+use crate::controller::opponent::Cpu;
+use crate::controller::session::{self, Settings, Stop};
+use crate::rules::game::Game;
+use crate::rules::rule::Rule;
 
 pub use check::{CheckOptions, check};
 pub use fuzz::{FuzzOptions, Limit, fuzz};
@@ -116,7 +115,7 @@ pub fn reference(args: &[OsString], input: &[u8]) -> Expected {
                 };
             }
             Ok(crate::cli::Action::Help(help)) => return text_only(help),
-            Ok(crate::cli::Action::Version) => return text_only(crate::text::VERSION),
+            Ok(crate::cli::Action::Version) => return text_only(crate::controller::text::VERSION),
             // The message goes to stderr, which is not compared.
             Err(_) => {
                 return Expected {

@@ -27,9 +27,9 @@
 //! assert!(["I10", "N10"].contains(&thought.best.to_string().as_str()));
 //! ```
 
-pub mod board;
 pub mod eval;
 pub mod pattern;
+pub mod position;
 pub mod search;
 pub mod time;
 pub mod tt;
@@ -38,12 +38,12 @@ pub mod vct;
 
 use std::time::Duration;
 
-use crate::board::Board as GameBoard;
-use crate::player::Player;
-use crate::point::{Column, Point, Row};
-use crate::rule::Rule;
+use crate::rules::board::Board as GameBoard;
+use crate::rules::player::Player;
+use crate::rules::point::{Column, Point, Row};
+use crate::rules::rule::Rule;
 
-use board::{CELLS, Position};
+use position::{CELLS, Position};
 use search::Search;
 use time::Budget;
 
@@ -143,8 +143,12 @@ impl Engine {
         let mut search = Search::new(pos, &mut self.tt, &mut self.history, budget);
         let outcome = search.run();
         let nodes = search.nodes;
-        let pv: Vec<Point> = outcome.pv.iter().filter_map(|&i| board::point(i)).collect();
-        let best = board::point(outcome.best)
+        let pv: Vec<Point> = outcome
+            .pv
+            .iter()
+            .filter_map(|&i| position::point(i))
+            .collect();
+        let best = position::point(outcome.best)
             .filter(|&p| board.get(p).is_none())
             .or_else(|| Point::all().find(|&p| board.get(p).is_none()))?;
         Some(Thought {
@@ -157,7 +161,7 @@ impl Engine {
     }
 }
 
-fn colour(player: Player) -> board::Colour {
+fn colour(player: Player) -> position::Colour {
     match player {
         Player::Black => 1,
         Player::White => 2,
@@ -169,7 +173,7 @@ pub fn position(board: &GameBoard, to_move: Player, rule: Rule) -> Position {
     let mut pos = Position::new(rule, colour(to_move));
     for p in Point::all() {
         if let Some(player) = board.get(p) {
-            pos.put(board::index(p), colour(player));
+            pos.put(position::index(p), colour(player));
         }
     }
     pos.set_side(colour(to_move));

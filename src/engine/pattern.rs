@@ -14,7 +14,7 @@
 
 use std::sync::OnceLock;
 
-use crate::rule::Rule;
+use crate::rules::rule::Rule;
 
 /// Cells on each side of the centre that a line code covers.
 pub const HALF: usize = 5;

@@ -12,13 +12,13 @@
 //! Nothing here allocates once the search has started: the move lists are
 //! one reused buffer per ply.
 
-use super::board::{Position, other};
 use super::eval::{C_B4, C_F3, C_FIVE, C_FLEX4, EVAL_LIMIT};
 use super::pattern;
+use super::position::{Position, other};
 use super::time::Budget;
 use super::tt::{Bound, Table};
 use super::vcf::{FAIL_SLOTS, Threats};
-use crate::rule::Rule;
+use crate::rules::rule::Rule;
 
 /// A won position's score; a win in `n` plies scores `WIN - n`.
 pub const WIN: i32 = 30_000;
@@ -44,7 +44,7 @@ pub struct Search<'a> {
     /// The position, played forward and back.
     pub pos: Position,
     tt: &'a mut Table,
-    history: &'a mut [[i32; super::board::CELLS]; 2],
+    history: &'a mut [[i32; super::position::CELLS]; 2],
     killers: [[u16; 2]; MAX_PLY],
     /// Nodes visited, threat solvers included.
     pub nodes: u64,
@@ -83,7 +83,7 @@ impl<'a> Search<'a> {
     pub fn new(
         pos: Position,
         tt: &'a mut Table,
-        history: &'a mut [[i32; super::board::CELLS]; 2],
+        history: &'a mut [[i32; super::position::CELLS]; 2],
         budget: Budget,
     ) -> Search<'a> {
         Search {

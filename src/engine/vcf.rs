@@ -12,12 +12,12 @@
 //! Failed VCF positions are remembered per search (hash and depth) so the
 //! transpositions of a long four sequence are not searched again.
 
-use super::board::DIRS;
-use super::board::{Colour, other};
 use super::eval::{C_B4, C_F3, C_FIVE, C_FLEX4};
 use super::pattern;
+use super::position::DIRS;
+use super::position::{Colour, other};
 use super::search::{MoveList, Search};
-use crate::rule::Rule;
+use crate::rules::rule::Rule;
 
 /// Size of the table of positions where VCF failed.
 pub const FAIL_SLOTS: usize = 1 << 15;

@@ -13,7 +13,7 @@
 //! | `18,18` | `S1` |
 //! | `9,9` | `J10` |
 
-use crate::point::{Column, Point, Row, SIZE};
+use crate::rules::point::{Column, Point, Row, SIZE};
 
 /// A point as Gomocup writes it, not yet checked against the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

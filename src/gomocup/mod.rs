@@ -45,11 +45,11 @@ use std::io::{self, BufRead, Write};
 
 use thiserror::Error;
 
-use crate::board::Board;
 use crate::engine::{Engine, Limits};
-use crate::player::Player;
-use crate::point::Point;
-use crate::rule::Rule;
+use crate::rules::board::Board;
+use crate::rules::player::Player;
+use crate::rules::point::Point;
+use crate::rules::rule::Rule;
 
 #[cfg(test)]
 pub use one_ply::OnePly;

@@ -6,11 +6,11 @@
 //! every protocol test possible without a search engine.
 
 use super::Brain;
-use crate::board::{Board, DIRECTIONS};
 use crate::engine::Limits;
-use crate::player::Player;
-use crate::point::Point;
-use crate::rule::Rule;
+use crate::rules::board::{Board, DIRECTIONS};
+use crate::rules::player::Player;
+use crate::rules::point::Point;
+use crate::rules::rule::Rule;
 
 /// The one-move-ahead brain; it keeps nothing between moves.
 #[derive(Clone, Copy, Debug, Default)]
@@ -86,7 +86,7 @@ fn distance_to_centre(p: Point) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::point::{Column, Row};
+    use crate::rules::point::{Column, Row};
 
     /// A board from rows of `x` (Black), `o` (White) and `.`, the first
     /// string being row 19, each from column `A`.

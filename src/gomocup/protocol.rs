@@ -19,11 +19,11 @@ use super::clock::Clock;
 use super::coord::Coord;
 use super::parse::{self, Command, ParseError};
 use super::{ABOUT, Brain, MAX_LINE};
-use crate::board::Board;
 use crate::engine::Limits;
-use crate::player::Player;
-use crate::point::{Point, SIZE};
-use crate::rule::Rule;
+use crate::rules::board::Board;
+use crate::rules::player::Player;
+use crate::rules::point::{Point, SIZE};
+use crate::rules::rule::Rule;
 
 /// What the brain keeps back from `max_memory` for the rest of the
 /// program: this much, or half the limit if that is less.

@@ -5,11 +5,11 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use super::{Brain, OnePly, run};
-use crate::board::Board;
 use crate::engine::Limits;
-use crate::player::Player;
-use crate::point::Point;
-use crate::rule::Rule;
+use crate::rules::board::Board;
+use crate::rules::player::Player;
+use crate::rules::point::Point;
+use crate::rules::rule::Rule;
 
 /// One `choose` call as the brain saw it.
 #[derive(Clone, Debug)]

@@ -7,10 +7,10 @@
 //! a stray control key first, then spacing, case, the shape of `place`,
 //! and last an unknown word.
 
-use crate::command::{Command, ParseCommandError};
-use crate::game::Game;
-use crate::player::Player;
-use crate::point::{Point, Row, SIZE};
+use crate::rules::command::{Command, ParseCommandError};
+use crate::rules::game::Game;
+use crate::rules::player::Player;
+use crate::rules::point::{Point, Row, SIZE};
 
 /// The commands, as a hint lists them.
 pub const COMMANDS: &str = "place <C><R> (e.g. place J10), who, view, history, resign, term";
@@ -178,7 +178,7 @@ fn quoted(line: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rule::Rule;
+    use crate::rules::rule::Rule;
 
     fn game(moves: &[&str]) -> Game {
         let mut game = Game::new(Rule::Freestyle);

@@ -12,8 +12,8 @@
 //! streams: it reads from a [`Keyboard`] and draws on any writer, so it is
 //! tested in-process with a scripted keyboard and opponent.
 
-pub mod board;
 pub mod hint;
+pub mod picture;
 pub mod style;
 
 use std::fs::OpenOptions;
@@ -24,11 +24,11 @@ use rustyline::config::{Behavior, Config};
 use rustyline::error::ReadlineError;
 use thiserror::Error;
 
-use crate::game::{Ending, Game};
-use crate::opponent::Opponent;
-use crate::player::Player;
-use crate::point::Point;
-use crate::session::{Session, Settings, Stop};
+use crate::controller::opponent::Opponent;
+use crate::controller::session::{Session, Settings, Stop};
+use crate::rules::game::{Ending, Game};
+use crate::rules::player::Player;
+use crate::rules::point::Point;
 
 use self::style::{Paint, Style};
 
@@ -137,7 +137,7 @@ pub fn drive<W: Write, K: Keyboard + ?Sized, S: Write>(
 ) -> Result<Stop, TerminalError> {
     let computer = opponent.as_ref().map(|o| o.colour());
     show(screen, &greeting(style, computer));
-    show(screen, &board::misty(session.game(), style));
+    show(screen, &picture::misty(session.game(), style));
     loop {
         if let Some(o) = opponent
             .as_deref_mut()
@@ -168,7 +168,7 @@ pub fn drive<W: Write, K: Keyboard + ?Sized, S: Write>(
             return Ok(stop);
         }
         if session.game().moves().len() > moves {
-            show(screen, &board::misty(session.game(), style));
+            show(screen, &picture::misty(session.game(), style));
         } else if let Some(hint) = hint {
             show(
                 screen,
@@ -213,7 +213,7 @@ fn opponent_moves<W: Write, S: Write>(
             Ok(Some(stop))
         }
         None => {
-            show(screen, &board::misty(session.game(), style));
+            show(screen, &picture::misty(session.game(), style));
             Ok(None)
         }
     }
@@ -222,8 +222,8 @@ fn opponent_moves<W: Write, S: Write>(
 /// After the end-of-game block: the board with the mist lifted.
 fn finish<S: Write>(game: &Game, stop: Stop, screen: &mut S, style: Style) {
     if let Stop::Ended(ending) = stop {
-        let line = board::winning_line(game);
-        show(screen, &board::lifted(game, &line, style));
+        let line = picture::winning_line(game);
+        show(screen, &picture::lifted(game, &line, style));
         let how = match ending {
             Ending::Win { winner } if line.is_empty() => {
                 format!("{} wins by resignation.", name(winner))
@@ -278,7 +278,7 @@ fn show<S: Write>(screen: &mut S, text: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rule::Rule;
+    use crate::rules::rule::Rule;
 
     /// Types the given lines, then Ctrl-D.
     struct Script(std::vec::IntoIter<Typed>, Vec<String>);
@@ -347,7 +347,7 @@ mod tests {
     fn plain(lines: &[&str]) -> String {
         let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
         let mut out = Vec::new();
-        crate::session::run(
+        crate::controller::session::run(
             Game::new(Rule::Freestyle),
             Settings::default(),
             input.as_bytes(),

@@ -1,14 +1,14 @@
 //! The read–reply loop against a small model written from the contract
-//! (`src/contract.md`) alone, on arbitrary byte streams: CR, NUL, invalid
+//! (`src/rules/contract.md`) alone, on arbitrary byte streams: CR, NUL, invalid
 //! UTF-8, long lines, a missing final newline, `term` anywhere, all cut
 //! into reads of random sizes so lines straddle the read buffer.
 
 use std::collections::HashMap;
 use std::io::{self, Read};
 
+use gomoku_mist::controller::session::{self, Settings, Stop};
 use gomoku_mist::game::Game;
 use gomoku_mist::rule::Rule;
-use gomoku_mist::session::{self, Settings, Stop};
 use proptest::prelude::*;
 
 /// What the contract says the program prints and exits with, done the obvious

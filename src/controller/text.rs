@@ -2,14 +2,14 @@
 //! parts of what it prints on stderr (the errors themselves are the
 //! `Display` of the error types).
 //!
-//! Each reply ends with `\n`, as the [contract](crate::contract) requires
+//! Each reply ends with `\n`, as the [contract](crate::rules::contract) requires
 //! of every line. The symbols for stones and off-board places live here
 //! alone: the core gives points, this module gives bytes.
 
-use crate::game::Ending;
-use crate::mist::{self, HOLE_POINTS};
-use crate::player::Player;
-use crate::point::{Column, Point, Row};
+use crate::rules::game::Ending;
+use crate::rules::mist::{self, HOLE_POINTS};
+use crate::rules::player::Player;
+use crate::rules::point::{Column, Point, Row};
 
 /// A line that is not a command.
 pub const INVALID: &[u8] = b"Invalid!\n";
@@ -84,7 +84,7 @@ pub fn announcement(out: &mut Vec<u8>, player: Player, p: Point) {
 
 /// Replaces `out` with the `view` line for the hole at `centre`:
 /// `<centre>,<49 symbols>\n`.
-pub fn view_line(out: &mut Vec<u8>, board: &crate::board::Board, centre: Point) {
+pub fn view_line(out: &mut Vec<u8>, board: &crate::rules::board::Board, centre: Point) {
     out.clear();
     centre.write_ascii(out);
     out.push(b',');
@@ -126,7 +126,7 @@ pub fn extend_history_line(line: &mut Vec<u8>, p: Point) {
 ///  1 @ @ @ @ @ @ @ @ @ @ @ @ @ @ @ @ @ @ @
 ///    A B C D E F G H I J K L M N O P Q R S
 /// ```
-pub fn board_picture(out: &mut Vec<u8>, board: &crate::board::Board, centre: Option<Point>) {
+pub fn board_picture(out: &mut Vec<u8>, board: &crate::rules::board::Board, centre: Option<Point>) {
     for row in Row::ALL.into_iter().rev() {
         let digits = row.digits();
         if digits.len() == 1 {

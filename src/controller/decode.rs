@@ -15,8 +15,8 @@
 //! mispredict together. (Testing every line as a `place` too, with no
 //! branch at all, was measured to cost more than it saved.)
 
-use crate::command::{Command, ParseCommandError};
-use crate::point::{Column, Point, Row};
+use crate::rules::command::{Command, ParseCommandError};
+use crate::rules::point::{Column, Point, Row};
 
 /// How many bytes a window holds. A line whose `\n` lies in its window is
 /// decoded here.
@@ -78,7 +78,7 @@ impl From<Result<Command, ParseCommandError>> for Decoded {
     fn from(parsed: Result<Command, ParseCommandError>) -> Decoded {
         let point = match parsed {
             Ok(Command::Place(p)) => p,
-            _ => crate::mist::START,
+            _ => crate::rules::mist::START,
         };
         Decoded {
             kind: Kind::of(&parsed),
@@ -166,7 +166,7 @@ fn short(window: &[u8; WINDOW], len: usize) -> Decoded {
     let fits = (start & candidate.mask == candidate.bytes)
         & ((len as u8).wrapping_sub(candidate.shortest) <= candidate.spread);
     // `place X`: `X` is no point, and if it is whitespace, no parameter.
-    let place = match crate::command::is_whitespace(window[PLACE.len()]) {
+    let place = match crate::rules::command::is_whitespace(window[PLACE.len()]) {
         true => Kind::NotACommand,
         false => Kind::NotAPoint,
     };
@@ -177,7 +177,7 @@ fn short(window: &[u8; WINDOW], len: usize) -> Decoded {
     };
     Decoded {
         kind,
-        point: crate::mist::START,
+        point: crate::rules::mist::START,
     }
 }
 
@@ -211,7 +211,7 @@ fn place(window: &[u8; WINDOW], parameter_len: usize) -> Decoded {
         .checked_shr(8 * (8 - parameter_len.min(8)) as u32)
         .unwrap_or(0);
     let spaced = (whitespace(parameter) & parameter_mask != 0)
-        | ((parameter_len == 9) & crate::command::is_whitespace(p8));
+        | ((parameter_len == 9) & crate::rules::command::is_whitespace(p8));
     let column = p0.wrapping_sub(b'A');
     let first = p1.wrapping_sub(b'0');
     let second = p2.wrapping_sub(b'0');
@@ -260,7 +260,7 @@ const fn whitespace(word: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::command::is_whitespace;
+    use crate::rules::command::is_whitespace;
     use proptest::prelude::*;
 
     fn check(line: &[u8], after: u8) {

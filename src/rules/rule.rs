@@ -1,13 +1,13 @@
 //! Which lines win: the contract's five-or-more, and two variants chosen with
 //! `--rule`.
 
-use crate::board::{Board, DIRECTIONS, Run};
-use crate::point::Point;
+use crate::rules::board::{Board, DIRECTIONS, Run};
+use crate::rules::point::Point;
 
 /// A winning-line rule.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Rule {
-    /// Five or more in a line win: the rule of the [contract](crate::contract).
+    /// Five or more in a line win: the rule of the [contract](crate::rules::contract).
     #[default]
     Freestyle,
     /// Exactly five win; six or more in that line do not.

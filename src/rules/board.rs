@@ -1,8 +1,8 @@
 //! The 19×19 board: which stone, if any, stands on each point, and the runs
 //! of stones through a point that decide a win.
 
-use crate::player::Player;
-use crate::point::Point;
+use crate::rules::player::Player;
+use crate::rules::point::Point;
 
 /// The four line directions as (columns, rows) steps; each also covers its
 /// opposite.

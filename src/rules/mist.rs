@@ -5,9 +5,9 @@
 //! shows, so the core never depends on the output side.
 //!
 //! The formulas, and a table of their values, are in
-//! [the contract](crate::contract#the-mist).
+//! [the contract](crate::rules::contract#the-mist).
 
-use crate::point::{Column, Point, Row};
+use crate::rules::point::{Column, Point, Row};
 
 /// How far the hole reaches from its centre in each direction.
 pub const REACH: i8 = 3;

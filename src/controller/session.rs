@@ -2,7 +2,7 @@
 //! ends. It does I/O only through the reader and writer it is handed.
 //!
 //! Speed: a short line that lies whole in the read buffer, nearly every
-//! line, is found and decoded in straight-line code ([`crate::decode`]),
+//! line, is found and decoded in straight-line code ([`crate::controller::decode`]),
 //! and most replies are fixed [`Block`]s chosen by the line's kind, copied
 //! whole. The replies for `who`, `view` and `history` are made when a stone
 //! is placed, not when they are asked for.
@@ -17,13 +17,13 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use memchr::memchr;
 use thiserror::Error;
 
-use crate::command::{self, Command};
-use crate::decode::{Decoded, Kind, WINDOW, decode};
-use crate::game::{Ending, Game};
-use crate::opponent::Opponent;
-use crate::output::{BLOCK, Block, Output};
-use crate::point::Point;
-use crate::text;
+use crate::controller::decode::{Decoded, Kind, WINDOW, decode};
+use crate::controller::opponent::Opponent;
+use crate::controller::output::{BLOCK, Block, Output};
+use crate::controller::text;
+use crate::rules::command::{self, Command};
+use crate::rules::game::{Ending, Game};
+use crate::rules::point::Point;
 
 /// How much input is read at a time.
 pub const BUFFER: usize = 64 * 1024;
@@ -466,7 +466,7 @@ impl<W: Write> Session<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rule::Rule;
+    use crate::rules::rule::Rule;
     use proptest::prelude::*;
 
     /// Lines a game is made of, and the mistakes around them.

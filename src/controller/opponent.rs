@@ -5,9 +5,9 @@
 use std::time::Duration;
 
 use crate::engine::{Engine, Limits};
-use crate::game::Game;
-use crate::player::Player;
-use crate::point::Point;
+use crate::rules::game::Game;
+use crate::rules::player::Player;
+use crate::rules::point::Point;
 
 /// A player the program moves for itself.
 pub trait Opponent {

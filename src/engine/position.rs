@@ -14,8 +14,8 @@
 
 use super::eval::{self, COMBOS, Combo};
 use super::pattern::{self, EMPTY, Pattern, WALL};
-use crate::point::{Column, Point, Row, SIZE};
-use crate::rule::Rule;
+use crate::rules::point::{Column, Point, Row, SIZE};
+use crate::rules::rule::Rule;
 
 /// Sentinel cells around the board (and between rows).
 const PAD: usize = pattern::HALF;
@@ -368,8 +368,8 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
-    use crate::player::Player;
+    use crate::rules::board::Board;
+    use crate::rules::player::Player;
 
     fn lcg(state: &mut u64) -> usize {
         *state = state

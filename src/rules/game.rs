@@ -3,11 +3,11 @@
 
 use thiserror::Error;
 
-use crate::board::Board;
-use crate::mist;
-use crate::player::Player;
-use crate::point::Point;
-use crate::rule::Rule;
+use crate::rules::board::Board;
+use crate::rules::mist;
+use crate::rules::player::Player;
+use crate::rules::point::Point;
+use crate::rules::rule::Rule;
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,7 +113,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::DIRECTIONS;
+    use crate::rules::board::DIRECTIONS;
     use proptest::prelude::*;
 
     /// Whether `player` has five or more in a line anywhere, by trying every

@@ -10,7 +10,7 @@
 
 use thiserror::Error;
 
-use crate::point::{ParsePointError, Point};
+use crate::rules::point::{ParsePointError, Point};
 
 /// One line of input that means something.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,7 +44,7 @@ pub enum ParseCommandError {
 /// either not a command or a `place` of something that is not a point.
 pub const LONGEST: usize = b"place S19".len();
 
-/// The bytes that separate words in the [contract](crate::contract). `\n` never reaches a line.
+/// The bytes that separate words in the [contract](crate::rules::contract). `\n` never reaches a line.
 pub const fn is_whitespace(byte: u8) -> bool {
     matches!(byte, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
 }

@@ -14,11 +14,11 @@
 //!    A B C D E F G H I J K L M N O P Q R S
 //! ```
 
-use crate::board::DIRECTIONS;
-use crate::game::Game;
-use crate::mist;
-use crate::player::Player;
-use crate::point::{Column, Point, Row};
+use crate::rules::board::DIRECTIONS;
+use crate::rules::game::Game;
+use crate::rules::mist;
+use crate::rules::player::Player;
+use crate::rules::point::{Column, Point, Row};
 
 use super::style::{Paint, Style};
 
@@ -148,7 +148,7 @@ fn push_separator(out: &mut String, separator: &str, style: Style) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rule::Rule;
+    use crate::rules::rule::Rule;
 
     fn game(moves: &[&str], rule: Rule) -> Game {
         let mut game = Game::new(rule);
