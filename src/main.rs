@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use gomoku_mist::cli::{self, Action};
 use gomoku_mist::conform::{self, ConformError, Outcome};
-use gomoku_mist::controller::opponent::{Cpu, Opponent};
+use gomoku_mist::controller::opponent::Cpu;
 use gomoku_mist::controller::session::{self, SessionError};
 use gomoku_mist::controller::text;
 use gomoku_mist::terminal::{self, TerminalError};
@@ -30,9 +30,8 @@ fn main() -> ExitCode {
             return ExitCode::from(USAGE_ERROR);
         }
     };
-    let mut opponent = play.cpu.map(Cpu::opponent);
+    let opponent = play.cpu.map(Cpu::opponent);
     if !play.plain && io::stdin().is_terminal() && terminal::available() {
-        let opponent = opponent.as_mut().map(|o| o.as_mut() as &mut dyn Opponent);
         let ended = terminal::play(play.game, play.settings, opponent);
         return match ended {
             Ok(stop) => ExitCode::from(stop.exit_code()),

@@ -121,8 +121,7 @@ pub fn play<R: Read, W: Write>(
     output: W,
 ) -> Result<Finish, SessionError> {
     let mut input = BufReader::with_capacity(BUFFER, input);
-    let mut session = Session::new(game, settings, output);
-    session.opponent = opponent;
+    let mut session = Session::new(game, settings, output).with_opponent(opponent);
     // The computer may be the one to open the game.
     if let Some(stop) = session.opponent_moves().map_err(SessionError::Write)? {
         session.out.flush().map_err(SessionError::Write)?;
@@ -329,6 +328,19 @@ impl<W: Write> Session<W> {
         session
     }
 
+    /// The same session with `opponent` moving for itself as soon as it is
+    /// its turn.
+    #[must_use]
+    pub fn with_opponent(mut self, opponent: Option<Box<dyn Opponent>>) -> Session<W> {
+        self.opponent = opponent;
+        self
+    }
+
+    /// The colour the opponent plays, if there is one.
+    pub fn opponent_colour(&self) -> Option<crate::rules::player::Player> {
+        self.opponent.as_ref().map(|o| o.colour())
+    }
+
     /// Renews the replies that depend on the position.
     fn update_fixed(&mut self) {
         // A `view` line always fits a block, so `Block::new` never cuts it.
@@ -409,8 +421,14 @@ impl<W: Write> Session<W> {
     }
 
     /// If it is the opponent's turn, it moves; with `--board` its move is
-    /// announced and the board drawn as the person now sees it.
-    fn opponent_moves(&mut self) -> io::Result<Option<Stop>> {
+    /// announced and the board drawn as the person now sees it. The one
+    /// place the computer's move is made: the terminal front-end calls it
+    /// too, to let the computer open the game.
+    ///
+    /// # Errors
+    ///
+    /// Writing failed, or the opponent chose a point that holds a stone.
+    pub fn opponent_moves(&mut self) -> io::Result<Option<Stop>> {
         let Some(opponent) = self.opponent.as_deref_mut() else {
             return Ok(None);
         };

@@ -70,14 +70,21 @@ pub const fn result(ending: Ending) -> &'static [u8] {
     }
 }
 
-/// Replaces `out` with `--board`'s line announcing the computer's move,
-/// e.g. `White plays K11`.
+/// `Black` or `White`, as announcements and the terminal's prompts name
+/// the players.
+pub const fn name(player: Player) -> &'static str {
+    match player {
+        Player::Black => "Black",
+        Player::White => "White",
+    }
+}
+
+/// Replaces `out` with the line announcing the computer's move, e.g.
+/// `White plays K11`: on stdout with `--board`, and at the terminal.
 pub fn announcement(out: &mut Vec<u8>, player: Player, p: Point) {
     out.clear();
-    out.extend_from_slice(match player {
-        Player::Black => b"Black plays ",
-        Player::White => b"White plays ",
-    });
+    out.extend_from_slice(name(player).as_bytes());
+    out.extend_from_slice(b" plays ");
     p.write_ascii(out);
     out.push(b'\n');
 }

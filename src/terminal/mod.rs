@@ -12,45 +12,43 @@
 //! streams: it reads from a [`Keyboard`] and draws on any writer, so it is
 //! tested in-process with a scripted keyboard and opponent.
 
+#[cfg(unix)]
+pub mod editor;
 pub mod hint;
+pub mod keys;
 pub mod picture;
 pub mod style;
 
 use std::fs::OpenOptions;
 use std::io::{self, IsTerminal, Write};
 
-use rustyline::DefaultEditor;
-use rustyline::config::{Behavior, Config};
-use rustyline::error::ReadlineError;
 use thiserror::Error;
 
 use crate::controller::opponent::Opponent;
 use crate::controller::session::{Session, Settings, Stop};
+use crate::controller::text;
 use crate::rules::game::{Ending, Game};
 use crate::rules::player::Player;
-use crate::rules::point::Point;
 
 use self::style::{Paint, Style};
 
 /// A failure of the terminal front-end.
 #[derive(Debug, Error)]
 pub enum TerminalError {
-    /// The line editor could not start or read.
+    /// The terminal could not be set up or read.
     #[error("cannot read the terminal: {0}")]
-    Read(#[source] ReadlineError),
-    /// Writing stdout failed (a closed pipe among others).
+    Read(#[source] io::Error),
+    /// Writing stdout failed (a closed pipe among others), or the computer
+    /// chose a move the game refused.
     #[error("cannot write output: {0}")]
     Write(#[source] io::Error),
-    /// The computer opponent chose no move, or one the game refused.
-    #[error("the computer opponent chose {0}, which cannot be played")]
-    Opponent(String),
 }
 
 /// What the person did at the prompt.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Typed {
-    /// A whole line, without its newline.
-    Line(String),
+    /// A whole line, without its line end: any bytes at all.
+    Line(Vec<u8>),
     /// Ctrl-C: the line being typed is abandoned.
     Interrupted,
     /// Ctrl-D on an empty line: the end of input.
@@ -65,22 +63,20 @@ pub trait Keyboard {
     ///
     /// The terminal could not be read.
     fn read(&mut self, prompt: &str) -> Result<Typed, TerminalError>;
-}
 
-impl Keyboard for DefaultEditor {
-    fn read(&mut self, prompt: &str) -> Result<Typed, TerminalError> {
-        match self.readline(prompt) {
-            Ok(line) => Ok(Typed::Line(line)),
-            Err(ReadlineError::Interrupted) => Ok(Typed::Interrupted),
-            Err(ReadlineError::Eof) => Ok(Typed::End),
-            Err(e) => Err(TerminalError::Read(e)),
-        }
+    /// The computer has just moved: a Ctrl-C typed while it thought is
+    /// forgotten, other keys wait for the next prompt.
+    fn thought(&mut self) {}
+
+    /// The terminal's width in columns.
+    fn width(&self) -> usize {
+        80
     }
 }
 
 /// Whether the terminal itself can be talked to. Without `/dev/tty` the
-/// line editor would prompt on stdout, which belongs to the contract: the
-/// caller then plays without the interactive mode.
+/// editor has nowhere to prompt but stdout, which belongs to the contract:
+/// the caller then plays without the interactive mode.
 pub fn available() -> bool {
     OpenOptions::new()
         .read(true)
@@ -99,31 +95,29 @@ pub fn available() -> bool {
 pub fn play(
     game: Game,
     settings: Settings,
-    opponent: Option<&mut dyn Opponent>,
+    opponent: Option<Box<dyn Opponent>>,
 ) -> Result<Stop, TerminalError> {
-    let config = Config::builder()
-        .behavior(Behavior::PreferTerm)
-        .auto_add_history(true)
-        .build();
-    let mut editor = DefaultEditor::with_config(config).map_err(TerminalError::Read)?;
+    #[cfg(not(unix))]
+    return Err(TerminalError::Read(io::Error::other(
+        "no terminal support here",
+    )));
+    #[cfg(unix)]
+    let mut editor = editor::Editor::open().map_err(TerminalError::Read)?;
     let stderr = io::stderr();
     let style = Style::detect(
         stderr.is_terminal(),
         std::env::var_os("NO_COLOR").as_deref(),
     );
-    let mut session = Session::new(game, settings, io::stdout().lock());
-    drive(
-        &mut session,
-        &mut editor,
-        &mut stderr.lock(),
-        style,
-        opponent,
-    )
+    let mut session = Session::new(game, settings, io::stdout().lock()).with_opponent(opponent);
+    drive(&mut session, &mut editor, &mut stderr.lock(), style)
 }
 
 /// The interactive loop: prompts on `keyboard`, answers through
-/// `session` (flushed after every line), and draws on `screen`. Writing
-/// the screen may fail without harm: only stdout is the contract.
+/// `session` (flushed after every line), and draws on `screen`: one board
+/// before each prompt that follows a move, as the mist lets the person to
+/// move see it. The session's opponent, if it has one, moves through the
+/// session itself; its move is announced here in one line. Writing the
+/// screen may fail without harm: only stdout is the contract.
 ///
 /// # Errors
 ///
@@ -133,25 +127,25 @@ pub fn drive<W: Write, K: Keyboard + ?Sized, S: Write>(
     keyboard: &mut K,
     screen: &mut S,
     style: Style,
-    mut opponent: Option<&mut dyn Opponent>,
 ) -> Result<Stop, TerminalError> {
-    let computer = opponent.as_ref().map(|o| o.colour());
+    let computer = session.opponent_colour();
     show(screen, &greeting(style, computer));
-    show(screen, &picture::misty(session.game(), style));
+    // The computer may open the game.
+    let moves = session.game().moves().len();
+    let stop = session.opponent_moves();
+    if let Some(stop) = after(session, stop, moves, computer, keyboard, screen, style)? {
+        return Ok(stop);
+    }
+    let mut drawn = None;
     loop {
-        if let Some(o) = opponent
-            .as_deref_mut()
-            .filter(|o| o.colour() == session.game().to_move())
-        {
-            match opponent_moves(session, o, screen, style)? {
-                Some(stop) => return Ok(stop),
-                None => continue,
-            }
-        }
         let game = session.game();
+        if drawn != Some(game.moves().len()) {
+            show(screen, &picture::misty(game, style));
+            drawn = Some(game.moves().len());
+        }
         let prompt = format!(
             "{}, move {}> ",
-            name(game.to_move()),
+            text::name(game.to_move()),
             game.moves().len() + 1
         );
         let line = match keyboard.read(&prompt)? {
@@ -160,63 +154,68 @@ pub fn drive<W: Write, K: Keyboard + ?Sized, S: Write>(
             // The editor has already ended the prompt's line.
             Typed::End => return Ok(Stop::EndOfInput),
         };
-        let hint = hint::hint(line.as_bytes(), game);
+        let hint = hint::hint(&line, game);
         let moves = game.moves().len();
-        let stop = answer(session, line.as_bytes())?;
-        if let Some(stop) = stop {
-            finish(session.game(), stop, screen, style);
+        let stop = session.line(&line);
+        if let Some(stop) = after(session, stop, moves, computer, keyboard, screen, style)? {
             return Ok(stop);
         }
-        if session.game().moves().len() > moves {
-            show(screen, &picture::misty(session.game(), style));
-        } else if let Some(hint) = hint {
-            show(
-                screen,
-                &format!("{}\n", style.paint(Paint::Hint, &format!("hint: {hint}"))),
-            );
+        if let Some(hint) = hint.filter(|_| session.game().moves().len() == moves) {
+            let text = wrap(&format!("hint: {hint}"), keyboard.width());
+            show(screen, &format!("{}\n", style.paint(Paint::Hint, &text)));
         }
     }
 }
 
-/// Answers `line` and flushes, so the reply is on stdout before anything
-/// is drawn beside it.
-fn answer<W: Write>(session: &mut Session<W>, line: &[u8]) -> Result<Option<Stop>, TerminalError> {
-    let stop = session.line(line).map_err(TerminalError::Write)?;
-    session.flush().map_err(TerminalError::Write)?;
-    Ok(stop)
-}
-
-/// Plays the opponent's move as a `place` line, announces and draws it.
-fn opponent_moves<W: Write, S: Write>(
+/// After a line (or the computer's opening move) was answered: flushes
+/// stdout, so the reply is there before anything is drawn beside it;
+/// announces the computer's move if it made one; and at the end of the
+/// game shows the board with the mist lifted.
+fn after<W: Write, K: Keyboard + ?Sized, S: Write>(
     session: &mut Session<W>,
-    opponent: &mut dyn Opponent,
+    stop: io::Result<Option<Stop>>,
+    moves: usize,
+    computer: Option<Player>,
+    keyboard: &mut K,
     screen: &mut S,
     style: Style,
 ) -> Result<Option<Stop>, TerminalError> {
+    let stop = stop.map_err(TerminalError::Write)?;
+    session.flush().map_err(TerminalError::Write)?;
     let game = session.game();
-    let chosen = opponent.choose(game);
-    let p = chosen
-        .filter(|&p| game.board().get(p).is_none())
-        .ok_or_else(|| {
-            TerminalError::Opponent(chosen.map_or("no move".to_owned(), |p| p.to_string()))
-        })?;
-    let mover = game.to_move();
-    // Announced first, so it stands above any end-of-game block.
-    show(
-        screen,
-        &format!("{}\n", style.paint(Paint::Strong, &announce(mover, p))),
-    );
-    let stop = answer(session, format!("place {p}").as_bytes())?;
-    match stop {
-        Some(stop) => {
-            finish(session.game(), stop, screen, style);
-            Ok(Some(stop))
-        }
-        None => {
-            show(screen, &picture::misty(session.game(), style));
-            Ok(None)
-        }
+    let by_computer = |&(n, _): &(usize, _)| {
+        let mover = if n % 2 == 0 {
+            Player::Black
+        } else {
+            Player::White
+        };
+        Some(mover) == computer
+    };
+    if let Some((n, &p)) = game
+        .moves()
+        .iter()
+        .enumerate()
+        .skip(moves)
+        .find(by_computer)
+    {
+        keyboard.thought();
+        let mover = if n % 2 == 0 {
+            Player::Black
+        } else {
+            Player::White
+        };
+        let mut line = Vec::new();
+        text::announcement(&mut line, mover, p);
+        let line = String::from_utf8_lossy(&line);
+        show(
+            screen,
+            &format!("{}\n", style.paint(Paint::Strong, line.trim_end())),
+        );
     }
+    if let Some(stop) = stop {
+        finish(session.game(), stop, screen, style);
+    }
+    Ok(stop)
 }
 
 /// After the end-of-game block: the board with the mist lifted.
@@ -226,45 +225,61 @@ fn finish<S: Write>(game: &Game, stop: Stop, screen: &mut S, style: Style) {
         show(screen, &picture::lifted(game, &line, style));
         let how = match ending {
             Ending::Win { winner } if line.is_empty() => {
-                format!("{} wins by resignation.", name(winner))
+                format!("{} wins by resignation.", text::name(winner))
             }
-            Ending::Win { winner } => format!("{} wins with five in a row.", name(winner)),
+            Ending::Win { winner } => format!("{} wins with five in a row.", text::name(winner)),
             Ending::Tie => "The board is full: a tie.".to_owned(),
         };
         show(screen, &format!("{}\n", style.paint(Paint::Strong, &how)));
     }
 }
 
-/// `White plays K11`.
-pub fn announce(player: Player, p: Point) -> String {
-    format!("{} plays {p}", name(player))
-}
-
-/// `Black` or `White`.
-pub const fn name(player: Player) -> &'static str {
-    match player {
-        Player::Black => "Black",
-        Player::White => "White",
+/// `text` broken at spaces into lines of fewer than `width` columns; the
+/// lines after the first are indented to stand under the first's text. A
+/// word longer than a line stands alone on its line.
+pub fn wrap(text: &str, width: usize) -> String {
+    const INDENT: &str = "      ";
+    let room = width.saturating_sub(1).max(INDENT.len() + 10);
+    let mut out = String::new();
+    let mut column = 0;
+    for word in text.split(' ') {
+        let cells = word.chars().count();
+        if column > 0 && column + 1 + cells > room {
+            out.push('\n');
+            out.push_str(INDENT);
+            column = INDENT.len();
+        } else if column > 0 {
+            out.push(' ');
+            column += 1;
+        }
+        out.push_str(word);
+        column += cells;
     }
+    out
 }
 
 /// What the game is, the commands, and how to stop.
 pub fn greeting(style: Style, computer: Option<Player>) -> String {
-    let mut text = style.paint(Paint::Strong, "Gomoku in the Mist");
-    text.push_str(
+    let mut out = style.paint(Paint::Strong, "Gomoku in the Mist");
+    out.push_str(
         ": five or more stones in a row win, on a 19x19 board seen\n\
          through a 7x7 hole that moves after every stone. Black moves first.\n",
     );
     if let Some(colour) = computer {
-        text.push_str(&format!("The computer plays {}.\n", name(colour)));
+        out.push_str(&format!(
+            "The computer plays {}. While it thinks, Ctrl-C is ignored and what\n\
+             you type waits for your prompt.\n",
+            text::name(colour)
+        ));
     }
-    text.push_str(&format!(
+    out.push_str(&format!(
         "Commands: {}.\n\
-         Up and down recall commands; Ctrl-L clears the screen; Ctrl-C drops the line.\n\
+         Up and down recall commands; Ctrl-L clears the screen; Ctrl-C drops the line;\n\
+         Ctrl-V then a key types that key's byte itself (e.g. Ctrl-V Tab).\n\
          To stop: term, or Ctrl-D on an empty line.\n",
         hint::COMMANDS
     ));
-    text
+    out
 }
 
 fn show<S: Write>(screen: &mut S, text: &str) {
@@ -278,6 +293,7 @@ fn show<S: Write>(screen: &mut S, text: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::point::Point;
     use crate::rules::rule::Rule;
 
     /// Types the given lines, then Ctrl-D.
@@ -289,7 +305,7 @@ mod tests {
                 .iter()
                 .map(|&l| match l {
                     "^C" => Typed::Interrupted,
-                    _ => Typed::Line(l.to_owned()),
+                    _ => Typed::Line(l.as_bytes().to_vec()),
                 })
                 .collect();
             Script(typed.into_iter(), Vec::new())
@@ -322,21 +338,16 @@ mod tests {
     /// Runs the loop; returns the stop, stdout, the screen and the prompts.
     fn run(
         lines: &[&str],
-        opponent: Option<&mut dyn Opponent>,
+        opponent: Option<Box<dyn Opponent>>,
     ) -> (Stop, String, String, Vec<String>) {
         let mut stdout = Vec::new();
         let mut session =
-            Session::new(Game::new(Rule::Freestyle), Settings::default(), &mut stdout);
+            Session::new(Game::new(Rule::Freestyle), Settings::default(), &mut stdout)
+                .with_opponent(opponent);
         let mut keyboard = Script::new(lines);
         let mut screen = Vec::new();
-        let stop = drive(
-            &mut session,
-            &mut keyboard,
-            &mut screen,
-            Style::new(false),
-            opponent,
-        )
-        .expect("no I/O error in memory");
+        let stop = drive(&mut session, &mut keyboard, &mut screen, Style::new(false))
+            .expect("no I/O error in memory");
         session.flush().unwrap();
         drop(session);
         let stdout = String::from_utf8(stdout).unwrap();
@@ -410,9 +421,9 @@ mod tests {
     #[test]
     fn a_scripted_opponent_moves_through_the_same_session() {
         // The computer plays White; Black makes five on column A.
-        let mut white = Scripted(Player::White, points(&["B1", "B2", "B3", "B4"]));
+        let white = Scripted(Player::White, points(&["B1", "B2", "B3", "B4"]));
         let lines = ["place A1", "place A2", "place A3", "place A4", "place A5"];
-        let (stop, stdout, screen, prompts) = run(&lines, Some(&mut white));
+        let (stop, stdout, screen, prompts) = run(&lines, Some(Box::new(white)));
         assert_eq!(
             stop,
             Stop::Ended(Ending::Win {
@@ -443,9 +454,9 @@ mod tests {
 
     #[test]
     fn an_opponent_playing_black_moves_first_and_can_win() {
-        let mut black = Scripted(Player::Black, points(&["C1", "C2", "C3", "C4", "C5"]));
+        let black = Scripted(Player::Black, points(&["C1", "C2", "C3", "C4", "C5"]));
         let lines = ["place D1", "place D2", "place D3", "place D4"];
-        let (stop, stdout, screen, prompts) = run(&lines, Some(&mut black));
+        let (stop, stdout, screen, prompts) = run(&lines, Some(Box::new(black)));
         assert_eq!(
             stop,
             Stop::Ended(Ending::Win {
@@ -465,18 +476,18 @@ mod tests {
 
     #[test]
     fn an_opponent_that_cheats_is_an_error() {
-        let mut white = Scripted(Player::White, points(&["A1"]));
-        let mut session = Session::new(Game::new(Rule::Freestyle), Settings::default(), Vec::new());
+        let white = Scripted(Player::White, points(&["A1"]));
+        let mut session = Session::new(Game::new(Rule::Freestyle), Settings::default(), Vec::new())
+            .with_opponent(Some(Box::new(white)));
         let mut keyboard = Script::new(&["place A1"]);
         let result = drive(
             &mut session,
             &mut keyboard,
             &mut Vec::new(),
             Style::new(false),
-            Some(&mut white),
         );
         assert!(
-            matches!(result, Err(TerminalError::Opponent(ref p)) if p == "A1"),
+            matches!(result, Err(TerminalError::Write(ref e)) if e.to_string().contains("the computer's move")),
             "{result:?}"
         );
     }
