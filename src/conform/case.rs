@@ -9,7 +9,7 @@ use std::fs;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
-use super::{ConformError, Expected, reference};
+use super::{ConformError, Expected, ReadArgs, Setup, reference};
 
 /// One case, read from disk.
 #[derive(Clone, Debug)]
@@ -52,15 +52,21 @@ impl Case {
     }
 
     /// What is expected: `.out` and `.code`, or the reference's where one
-    /// is missing (run in-process here, with no time limit of its own).
-    pub fn expected(&self) -> Expected {
+    /// is missing (run in-process here, with no time limit of its own, its
+    /// options read by `read_args`).
+    pub fn expected(&self, read_args: ReadArgs) -> Expected {
         match (&self.out, self.code) {
             (Some(stdout), Some(code)) => Expected {
                 stdout: stdout.clone(),
                 code,
             },
             (out, code) => {
-                let own = reference(&self.args, &self.input);
+                let setup = if self.args.is_empty() {
+                    Setup::contract()
+                } else {
+                    read_args(&self.args)
+                };
+                let own = reference(setup, &self.input);
                 Expected {
                     stdout: out.clone().unwrap_or(own.stdout),
                     code: code.unwrap_or(own.code),
@@ -268,7 +274,7 @@ mod tests {
         given.out = Some(b"kept".to_vec());
         given.code = Some(7);
         assert_eq!(
-            given.expected(),
+            given.expected(|_| Setup::Refuse),
             Expected {
                 stdout: b"kept".to_vec(),
                 code: 7
