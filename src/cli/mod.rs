@@ -132,8 +132,8 @@ mod tests {
     use std::time::Duration;
 
     use super::args::SHOWN_MAX;
-    use super::play::DEFAULT_CPU_TIME;
     use super::*;
+    use crate::controller::opponent::Level;
     use crate::rules::rule::Rule;
 
     fn args(list: &[&str]) -> Vec<OsString> {
@@ -266,24 +266,36 @@ mod tests {
     }
 
     #[test]
-    fn a_node_budget_alone_reads_no_clock() {
+    fn one_budget_only_and_the_strongest_level_by_default() {
         let cpu = |line: &[&str]| match parse(args(line)) {
-            Ok(Action::Play(play)) => play.cpu.map(|c| (c.time, c.nodes)),
+            Ok(Action::Play(play)) => play.cpu.map(|c| (c.time, c.nodes, c.level)),
             other => panic!("{line:?}: {other:?}"),
         };
         let ms = |n| Some(Duration::from_millis(n));
         assert_eq!(
             cpu(&["--cpu", "white"]),
-            Some((Some(DEFAULT_CPU_TIME), None))
+            Some((None, None, Some(Level::MAX)))
+        );
+        assert_eq!(
+            cpu(&["--cpu", "white", "--level=3"]),
+            Some((None, None, Level::new(3)))
         );
         assert_eq!(
             cpu(&["--cpu", "white", "--cpu-nodes", "5"]),
-            Some((None, Some(5)))
+            Some((None, Some(5), None))
         );
         assert_eq!(
             cpu(&["--cpu=black", "--cpu-nodes=5", "--cpu-time=7"]),
-            Some((ms(7), Some(5)))
+            Some((ms(7), Some(5), None))
         );
         assert_eq!(cpu(&[]), None);
+        assert_eq!(
+            error(&["--cpu", "white", "--level", "3", "--cpu-time", "5"]),
+            "--level and --cpu-time cannot both be given"
+        );
+        assert_eq!(
+            error(&["--cpu-nodes=9", "--cpu", "white", "--level", "3"]),
+            "--level and --cpu-nodes cannot both be given"
+        );
     }
 }

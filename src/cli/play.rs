@@ -6,7 +6,7 @@ use std::time::Duration;
 use thiserror::Error;
 
 use super::args::{self, CliError, Given, Spec, os_string, read};
-use crate::controller::opponent::Cpu;
+use crate::controller::opponent::{Cpu, Level};
 use crate::controller::session::Settings;
 use crate::rules::game::{Game, PlaceError};
 use crate::rules::player::Player;
@@ -21,6 +21,7 @@ pub const PLAY: &[Spec] = &[
     Spec::flag("--crlf"),
     Spec::flag("--plain"),
     Spec::valued("--cpu", "COLOUR"),
+    Spec::valued("--level", "N"),
     Spec::valued("--cpu-time", "MS"),
     Spec::valued("--cpu-nodes", "N"),
     args::HELP,
@@ -49,10 +50,13 @@ Options:
                          a terminal)
       --cpu <COLOUR>     the computer plays black or white: it moves as soon as
                          it is its turn, as `place` would
-      --cpu-time <MS>    the computer's time for a move, in ms (default 1000,
-                         unless --cpu-nodes is given)
-      --cpu-nodes <N>    the computer's search budget for a move, in positions;
-                         alone, the same position always gets the same move
+      --level <N>        the computer's strength, 1 (a beginner wins) to 10 (the
+                         default: about a second a move); each level a fixed
+                         search budget, so a level plays alike on any machine
+      --cpu-time <MS>    instead of a level, the computer's time a move, in ms
+      --cpu-nodes <N>    instead of a level, the computer's search budget for a
+                         move, in positions; alone, the same position always
+                         gets the same move
   -h, --help             print this help and exit
   -V, --version          print the version and exit
 
@@ -85,10 +89,6 @@ pub struct Play {
     /// `--cpu` and its budget: the colour the computer plays.
     pub cpu: Option<Cpu>,
 }
-
-/// The computer's time for a move when neither `--cpu-time` nor
-/// `--cpu-nodes` is given.
-pub const DEFAULT_CPU_TIME: Duration = Duration::from_millis(1000);
 
 /// Reads the game's options.
 ///
@@ -131,13 +131,22 @@ pub fn parse(args: Vec<OsString>) -> Result<Play, CliError> {
 fn cpu(given: &Given) -> Result<Option<Cpu>, CliError> {
     let time = given.value("--cpu-time");
     let nodes = given.value("--cpu-nodes");
+    let level = given.value("--level");
     let Some(colour) = given.value("--cpu") else {
-        return match (time, nodes) {
-            (Some(_), _) => Err(CliError::Needs("--cpu-time", "--cpu")),
-            (_, Some(_)) => Err(CliError::Needs("--cpu-nodes", "--cpu")),
-            (None, None) => Ok(None),
+        return match (time, nodes, level) {
+            (Some(_), _, _) => Err(CliError::Needs("--cpu-time", "--cpu")),
+            (_, Some(_), _) => Err(CliError::Needs("--cpu-nodes", "--cpu")),
+            (_, _, Some(_)) => Err(CliError::Needs("--level", "--cpu")),
+            (None, None, None) => Ok(None),
         };
     };
+    // A level is a budget: another budget beside it would leave one of
+    // them meaning nothing.
+    match (level, time, nodes) {
+        (Some(_), Some(_), _) => return Err(CliError::Exclusive("--level", "--cpu-time")),
+        (Some(_), _, Some(_)) => return Err(CliError::Exclusive("--level", "--cpu-nodes")),
+        _ => {}
+    }
     let colour = match colour.as_encoded_bytes() {
         b"black" => Player::Black,
         b"white" => Player::White,
@@ -149,17 +158,33 @@ fn cpu(given: &Given) -> Result<Option<Cpu>, CliError> {
             });
         }
     };
-    // A node budget alone is the same on every machine: no clock then.
-    let time = match (time, nodes) {
-        (None, Some(_)) => None,
-        (None, None) => Some(DEFAULT_CPU_TIME),
-        (Some(ms), _) => Some(Duration::from_millis(number(
-            "--cpu-time",
-            ms,
-            "is not a time in milliseconds from 1 to 3600000",
-            1..=3_600_000,
-        )?)),
+    let level = match (level, time, nodes) {
+        (Some(n), _, _) => Some(
+            number("--level", n, "is not a level from 1 to 10", 1..=10)
+                .ok()
+                .and_then(|n| u8::try_from(n).ok())
+                .and_then(Level::new)
+                .ok_or_else(|| CliError::BadValue {
+                    option: "--level",
+                    value: n.to_owned(),
+                    problem: "is not a level from 1 to 10",
+                })?,
+        ),
+        (None, None, None) => Some(Level::MAX),
+        _ => None,
     };
+    // A node budget alone is the same on every machine: no clock then.
+    let time = time
+        .map(|ms| {
+            number(
+                "--cpu-time",
+                ms,
+                "is not a time in milliseconds from 1 to 3600000",
+                1..=3_600_000,
+            )
+            .map(Duration::from_millis)
+        })
+        .transpose()?;
     let nodes = nodes
         .map(|n| {
             number(
@@ -174,6 +199,7 @@ fn cpu(given: &Given) -> Result<Option<Cpu>, CliError> {
         colour,
         time,
         nodes,
+        level,
     }))
 }
 

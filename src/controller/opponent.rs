@@ -1,11 +1,12 @@
 //! A player the program moves for itself: the [`Opponent`] trait, all the
 //! session and the terminal front-end know of it, and the [`Computer`],
-//! the search engine behind `--cpu`.
+//! the search engine behind `--cpu`, at the strength [`Level`] gives it.
 
 use std::time::Duration;
 
 use crate::engine::{DEFAULT_MEMORY, Engine, Limits};
-use crate::rules::game::Game;
+use crate::rng::Rng;
+use crate::rules::game::{Ending, Game};
 use crate::rules::player::Player;
 use crate::rules::point::Point;
 
@@ -23,6 +24,8 @@ pub struct Computer {
     colour: Player,
     engine: Engine,
     limits: Limits,
+    /// Level 1's imprecision: it does not search at all (see [`careless`]).
+    careless: bool,
 }
 
 impl Computer {
@@ -32,7 +35,95 @@ impl Computer {
             colour,
             engine: Engine::new(DEFAULT_MEMORY),
             limits,
+            careless: false,
         }
+    }
+
+    /// The computer playing `colour` at `level`.
+    pub fn at(colour: Player, level: Level) -> Computer {
+        let limits = Limits {
+            nodes: Some(level.nodes()),
+            ..Limits::default()
+        };
+        Computer {
+            careless: level.careless(),
+            ..Computer::new(colour, limits)
+        }
+    }
+}
+
+/// How strong the computer plays (`--level`): from 1, which a beginner
+/// beats, to 10, the strongest that answers within about a second. Each
+/// level is a fixed node budget, so a level plays the same on every
+/// machine, only faster or slower; level 1 adds deliberate imprecision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level(u8);
+
+/// Each level's node budget. The steps are even on a log scale; the top
+/// one takes about a second on the machine the ladder was measured on
+/// (see `benches/levels.rs` and the playing guide for the table).
+const NODES: [u64; 10] = [
+    100, 1_000, 2_500, 6_000, 15_000, 35_000, 80_000, 180_000, 400_000, 900_000,
+];
+
+impl Level {
+    /// The weakest.
+    pub const MIN: Level = Level(1);
+    /// The strongest, and the default.
+    pub const MAX: Level = Level(10);
+
+    /// Level `number`, if it is one of 1 to 10.
+    pub const fn new(number: u8) -> Option<Level> {
+        match number {
+            1..=10 => Some(Level(number)),
+            _ => None,
+        }
+    }
+
+    /// Its number, 1 to 10.
+    pub const fn number(self) -> u8 {
+        self.0
+    }
+
+    /// Its node budget for a move.
+    pub const fn nodes(self) -> u64 {
+        NODES[self.0 as usize - 1]
+    }
+
+    /// Whether it plays with deliberate imprecision.
+    pub const fn careless(self) -> bool {
+        self.0 == 1
+    }
+}
+
+/// Level 1's move: its own five if it has one, and otherwise a point near
+/// the stones drawn at random, so it neither blocks nor builds on purpose.
+/// The draw is seeded by the moves so far: the same game, the same moves.
+fn careless(game: &Game) -> Option<Point> {
+    let board = game.board();
+    let near = |p: Point| {
+        (-2..=2_i8).any(|dc| {
+            (-2..=2_i8).any(|dr| p.offset(dc, dr).is_some_and(|q| board.get(q).is_some()))
+        })
+    };
+    let empty: Vec<Point> = Point::all()
+        .filter(|&p| board.get(p).is_none() && near(p))
+        .collect();
+    let five = empty.iter().copied().find(|&p| {
+        let mut next = game.clone();
+        matches!(next.place(p), Ok(Some(Ending::Win { .. })))
+    });
+    if five.is_some() {
+        return five;
+    }
+    let seed = game
+        .moves()
+        .iter()
+        .fold(0x5eed, |h: u64, p| h.rotate_left(9) ^ p.index() as u64);
+    let mut rng = Rng::new(seed);
+    match empty.is_empty() {
+        true => Point::all().find(|&p| board.get(p).is_none()),
+        false => Some(*rng.pick(&empty)),
     }
 }
 
@@ -42,6 +133,9 @@ impl Opponent for Computer {
     }
 
     fn choose(&mut self, game: &Game) -> Option<Point> {
+        if self.careless {
+            return careless(game);
+        }
         let board = game.board();
         let thought = self
             .engine
@@ -55,8 +149,8 @@ impl Opponent for Computer {
     }
 }
 
-/// The computer opponent asked for with `--cpu`, `--cpu-time` and
-/// `--cpu-nodes`.
+/// The computer opponent asked for with `--cpu` and one of `--level`,
+/// `--cpu-time` and `--cpu-nodes`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cpu {
     /// The colour it plays.
@@ -67,16 +161,81 @@ pub struct Cpu {
     /// Its node budget for each move (`--cpu-nodes`): with it, its play
     /// depends on the position alone, not on the machine.
     pub nodes: Option<u64>,
+    /// Its level (`--level`, or the default when neither `--cpu-time`
+    /// nor `--cpu-nodes` is given): then `time` and `nodes` are `None`.
+    pub level: Option<Level>,
 }
 
 impl Cpu {
     /// The computer player it describes.
     pub fn opponent(self) -> Box<dyn Opponent> {
+        if let Some(level) = self.level {
+            return Box::new(Computer::at(self.colour, level));
+        }
         let limits = Limits {
             time: self.time,
             nodes: self.nodes,
             depth: None,
         };
         Box::new(Computer::new(self.colour, limits))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::rule::Rule;
+
+    /// A beginner: stones on row 10 from J rightwards; where one is
+    /// taken, the next point along, then leftwards from H.
+    fn beginner(game: &Game) -> Point {
+        let row: Vec<Point> = [
+            "J10", "K10", "L10", "M10", "N10", "O10", "P10", "H10", "G10", "F10", "E10",
+        ]
+        .iter()
+        .map(|t| t.parse().unwrap())
+        .collect();
+        row.into_iter()
+            .find(|&p| game.board().get(p).is_none())
+            .unwrap_or_else(|| {
+                Point::all()
+                    .find(|&p| game.board().get(p).is_none())
+                    .unwrap()
+            })
+    }
+
+    #[test]
+    fn level_1_loses_to_a_beginner_who_makes_five_in_the_open() {
+        for colour in [Player::White, Player::Black] {
+            let mut computer = Computer::at(colour, Level::MIN);
+            let mut game = Game::new(Rule::Freestyle);
+            let ending = loop {
+                let p = match game.to_move() == colour {
+                    true => computer.choose(&game).unwrap(),
+                    false => beginner(&game),
+                };
+                if let Some(ending) = game.place(p).unwrap() {
+                    break ending;
+                }
+            };
+            assert_eq!(
+                ending,
+                Ending::Win {
+                    winner: colour.opponent()
+                },
+                "the computer as {colour:?}: {:?}",
+                game.moves()
+            );
+        }
+    }
+
+    #[test]
+    fn levels_are_1_to_10_with_growing_budgets() {
+        assert_eq!(Level::new(0), None);
+        assert_eq!(Level::new(11), None);
+        assert_eq!(Level::new(1), Some(Level::MIN));
+        assert_eq!(Level::new(10), Some(Level::MAX));
+        assert!(NODES.windows(2).all(|w| w[0] < w[1]), "{NODES:?}");
+        assert!(Level::MIN.careless() && !Level::new(2).unwrap().careless());
     }
 }
