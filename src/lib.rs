@@ -25,8 +25,9 @@
 //!   [`terminal`] (a person typing: line editing, boards, hints),
 //!   [`gomocup`] (the Gomocup brain), [`conform`] (`check` and `fuzz`:
 //!   other implementations run against cases and the reference). What two
-//!   shells share lives below them: [`rng`] (the seeded generator) and
-//!   [`cli::args`] (the generic command-line reader).
+//!   shells share lives below them: [`rng`] (the seeded generator),
+//!   [`cli::args`] (the generic command-line reader) and [`stdout`]
+//!   (whether the binaries' stdout was closed before they started).
 //! - [`cli`], on top: the command line of every command, by one set of
 //!   rules; it hands each shell its options.
 //!
@@ -54,6 +55,7 @@ pub mod engine;
 pub mod gomocup;
 pub mod rng;
 pub mod rules;
+pub mod stdout;
 pub mod terminal;
 
 pub use rules::{board, command, contract, game, mist, player, point, rule};

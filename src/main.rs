@@ -19,16 +19,24 @@ const USAGE_ERROR: u8 = 2;
 const FAILURE: u8 = 1;
 
 fn main() -> ExitCode {
-    let play = match cli::parse(std::env::args_os().skip(1)) {
-        Ok(Action::Play(play)) => *play,
-        Ok(Action::Help(help)) => return print(help),
-        Ok(Action::Version) => return print(text::VERSION),
-        Ok(Action::Check(options)) => return conformed(conform::check(&options, &mut stdout())),
-        Ok(Action::Fuzz(options)) => return conformed(conform::fuzz(&options, &mut stdout())),
+    let action = match cli::parse(std::env::args_os().skip(1)) {
+        Ok(action) => action,
         Err(e) => {
             complain(&format!("{e}\n{}", e.hint()));
             return ExitCode::from(USAGE_ERROR);
         }
+    };
+    // Every action answers on stdout: with none there, nothing is done.
+    if gomoku_mist::stdout::closed() {
+        complain(gomoku_mist::stdout::CLOSED);
+        return ExitCode::from(FAILURE);
+    }
+    let play = match action {
+        Action::Play(play) => *play,
+        Action::Help(help) => return print(help),
+        Action::Version => return print(text::VERSION),
+        Action::Check(options) => return conformed(conform::check(&options, &mut stdout())),
+        Action::Fuzz(options) => return conformed(conform::fuzz(&options, &mut stdout())),
     };
     let opponent = play.cpu.map(Cpu::opponent);
     if !play.plain && io::stdin().is_terminal() && terminal::available() {

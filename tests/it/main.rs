@@ -13,5 +13,6 @@ mod model;
 mod options;
 mod pipes;
 mod readme;
+mod stdout;
 mod streams;
 mod terminal;
