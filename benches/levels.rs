@@ -40,7 +40,11 @@ fn play(weak: Level, strong: Level, strong_black: bool, opening: &str) -> (f64, 
             return (0.5, Duration::ZERO, 0);
         }
     }
-    let strong_colour = if strong_black { Player::Black } else { Player::White };
+    let strong_colour = if strong_black {
+        Player::Black
+    } else {
+        Player::White
+    };
     let mut strong_player = Computer::at(strong_colour, strong);
     let mut weak_player = Computer::at(strong_colour.opponent(), weak);
     let (mut thought, mut moves) = (Duration::ZERO, 0);
@@ -96,7 +100,9 @@ fn main() {
         .ok()
         .map(|v| v.split(',').filter_map(|n| n.trim().parse().ok()).collect())
         .unwrap_or_else(|| (1..10).collect());
-    println!("| levels | nodes a move | games | +won =drawn -lost | score | Elo step [95%] | time a move |");
+    println!(
+        "| levels | nodes a move | games | +won =drawn -lost | score | Elo step [95%] | time a move |"
+    );
     println!("|---|---|---|---|---|---|---|");
     for low in lows {
         let (Some(weak), Some(strong)) = (Level::new(low), Level::new(low + 1)) else {
@@ -127,7 +133,11 @@ fn main() {
             strong.number(),
             weak.number(),
             strong.nodes(),
-            if weak.careless() { "none (random)".to_owned() } else { weak.nodes().to_string() },
+            if weak.careless() {
+                "none (random)".to_owned()
+            } else {
+                weak.nodes().to_string()
+            },
             results.len(),
             100.0 * mean,
             shown(elo(mean)),

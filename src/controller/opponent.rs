@@ -5,7 +5,6 @@
 use std::time::Duration;
 
 use crate::engine::{DEFAULT_MEMORY, Engine, Limits};
-use crate::rng::Rng;
 use crate::rules::game::{Ending, Game};
 use crate::rules::player::Player;
 use crate::rules::point::Point;
@@ -59,12 +58,13 @@ impl Computer {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Level(u8);
 
-/// Each level's node budget. The steps are even on a log scale; the top
-/// one takes about a second on the machine the ladder was measured on
-/// (see `benches/levels.rs` and the playing guide for the table).
+/// Each level's node budget: steps of about 2.5 times; the top one takes
+/// about a second a move on the machine the ladder was measured on (about
+/// 500,000 nodes a second in games; see `benches/levels.rs` and the
+/// playing guide for the table).
 /// Level 1 does not search: its entry only keeps the table growing.
 const NODES: [u64; 10] = [
-    100, 250, 500, 1_000, 2_500, 5_000, 10_000, 22_000, 47_000, 100_000,
+    100, 250, 630, 1_600, 4_000, 10_000, 25_000, 63_000, 160_000, 400_000,
 ];
 
 impl Level {
@@ -98,8 +98,9 @@ impl Level {
 }
 
 /// Level 1's move: its own five if it has one, and otherwise a point near
-/// the stones drawn at random, so it neither blocks nor builds on purpose.
-/// The draw is seeded by the moves so far: the same game, the same moves.
+/// the stones picked by a hash of the moves so far, as good as drawn at
+/// random, so it neither blocks nor builds on purpose; the same game gets
+/// the same moves.
 fn careless(game: &Game) -> Option<Point> {
     let board = game.board();
     let near = |p: Point| {
@@ -117,15 +118,15 @@ fn careless(game: &Game) -> Option<Point> {
     if five.is_some() {
         return five;
     }
-    let seed = game
-        .moves()
-        .iter()
-        .fold(0x5eed, |h: u64, p| h.rotate_left(9) ^ p.index() as u64);
-    let mut rng = Rng::new(seed);
-    match empty.is_empty() {
-        true => Point::all().find(|&p| board.get(p).is_none()),
-        false => Some(*rng.pick(&empty)),
-    }
+    // Fibonacci hashing: the multiply spreads every move over the top bits.
+    let hash = game.moves().iter().fold(0x5eed_u64, |h, p| {
+        (h ^ p.index() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    });
+    let pick = (hash >> 32) as usize % empty.len().max(1);
+    empty
+        .get(pick)
+        .copied()
+        .or_else(|| Point::all().find(|&p| board.get(p).is_none()))
 }
 
 impl Opponent for Computer {

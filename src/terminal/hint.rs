@@ -7,6 +7,7 @@
 //! a stray control key first, then spacing, case, the shape of `place`,
 //! and last an unknown word.
 
+use crate::cli::args::{self, SHOWN_MAX};
 use crate::rules::command::{Command, ParseCommandError};
 use crate::rules::game::Game;
 use crate::rules::player::Player;
@@ -166,13 +167,20 @@ fn suggestion(line: &[u8]) -> String {
     }
 }
 
-/// `line` as text: control and non-ASCII bytes escaped.
+/// `line` as text: control and non-ASCII bytes escaped and, past
+/// [`SHOWN_MAX`] bytes, cut with a note of its length, as the command
+/// line shows an argument.
 fn shown(line: &[u8]) -> String {
-    line.escape_ascii().to_string()
+    let kept = &line[..line.len().min(SHOWN_MAX)];
+    match kept.len() < line.len() {
+        true => format!("{}… ({} bytes)", kept.escape_ascii(), line.len()),
+        false => kept.escape_ascii().to_string(),
+    }
 }
 
+/// `line` quoted as the command line quotes an argument.
 fn quoted(line: &[u8]) -> String {
-    format!("\"{}\"", shown(line))
+    args::shown(&args::os_string(line))
 }
 
 #[cfg(test)]
@@ -222,6 +230,7 @@ mod tests {
             "unknown command \"hello\"; the commands are place <C><R>",
         ),
         (b"\xff", "unknown command \"\\xff\""),
+        (b"caf\xc3\xa9", "unknown command \"café\""),
         (b"place j10", "columns are upper-case letters: place J10"),
         (b"place a1", "columns are upper-case letters: place A1"),
         (b"place T1", "there is no column T: columns run A to S"),
@@ -245,6 +254,16 @@ mod tests {
         (b"place \xc3\xa9", "a point is a column letter A to S"),
         (b"place A1", "A1 already holds Black's stone (#)"),
         (b"place B2", "B2 already holds White's stone (o)"),
+        // Long words are cut as the command line cuts an argument.
+        (
+            b"hellohellohellohellohellohellohellohellohello",
+            "unknown command \"hellohellohellohellohellohellohellohello…\" (45 bytes)",
+        ),
+        (
+            b"place A123456789012345678901234567890123456789012",
+            "there is no row 1234567890123456789012345678901234567890… (42 bytes)",
+        ),
+        (b"place A1x\xffy", "\"x\\xffy\" does not belong"),
     ];
 
     #[test]
