@@ -97,10 +97,18 @@ impl Terminal {
 
     /// Types `keys` (`\r` is Enter).
     fn keys(&mut self, keys: &str) -> &mut Terminal {
-        self.keys
-            .write_all(keys.as_bytes())
-            .expect("type on the terminal");
+        self.bytes(keys.as_bytes())
+    }
+
+    /// Types bytes that need not be text.
+    fn bytes(&mut self, bytes: &[u8]) -> &mut Terminal {
+        self.keys.write_all(bytes).expect("type on the terminal");
         self
+    }
+
+    /// The screen from the last `expect` on.
+    fn unseen(&self) -> String {
+        String::from_utf8_lossy(&self.screen.lock().unwrap()[self.seen..]).into_owned()
     }
 
     /// Waits until the screen shows `text` after what was seen before.
@@ -175,8 +183,18 @@ impl Drop for Terminal {
 
 /// What the plain program prints for `lines` through pipes.
 fn piped(lines: &[&str]) -> Vec<u8> {
-    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    run(&[], input.as_bytes()).expect("plain run").stdout
+    let lines: Vec<&[u8]> = lines.iter().map(|l| l.as_bytes()).collect();
+    piped_bytes(&lines)
+}
+
+/// As [`piped`], for lines of any bytes.
+fn piped_bytes(lines: &[&[u8]]) -> Vec<u8> {
+    let input: Vec<u8> = lines
+        .iter()
+        .flat_map(|l| l.iter().chain(b"\n"))
+        .copied()
+        .collect();
+    run(&[], &input).expect("plain run").stdout
 }
 
 #[test]
@@ -346,5 +364,144 @@ fn plain_turns_the_interactive_mode_off() {
         !t.screen().contains("Black, move"),
         "a prompt with --plain:\n{}",
         t.screen()
+    );
+}
+
+#[test]
+fn every_byte_is_part_of_the_line_and_answered_as_piped() {
+    // Typed as they are: not UTF-8, NUL (Ctrl-Space), Ctrl-\\, Ctrl-Z, Tab;
+    // quoted with Ctrl-V: Ctrl-C, Ctrl-D, Escape, Return.
+    let typed: &[(&[u8], &[u8])] = &[
+        (b"\xff\r", b"\xff"),
+        (b"caf\xe9\r", b"caf\xe9"),
+        (b"place J10\0\r", b"place J10\0"),
+        (b"\x1c\x1a\twho\r", b"\x1c\x1a\twho"),
+        (b"who\x16\x03\x16\x04\r", b"who\x03\x04"),
+        (b"\x16\x1bwho\x16\r\r", b"\x1bwho\r"),
+        (b"who\r", b"who"),
+    ];
+    let mut t = Terminal::start(&[], false);
+    let mut lines = Vec::new();
+    for &(keys, line) in typed {
+        t.expect("Black, move 1> ").bytes(keys);
+        lines.push(line);
+        let expected = piped_bytes(&lines);
+        t.stdout_is(&String::from_utf8(expected).unwrap());
+    }
+    t.expect("Black, move 1> ");
+    let screen = t.screen();
+    for shown in [
+        r"\xff",
+        r"caf\xe9",
+        "place J10^@",
+        r"^\^Z^Iwho",
+        "who^C^D",
+        "^[who^M",
+    ] {
+        assert!(screen.contains(shown), "{shown:?} not echoed:\n{screen}");
+    }
+    assert!(
+        screen.contains(r#"hint: unknown command "\xff""#),
+        "{screen}"
+    );
+    t.keys("term\r");
+    assert_eq!(t.exit().0, Some(1));
+}
+
+#[test]
+fn a_bracketed_paste_is_several_lines_each_answered_and_remembered() {
+    let mut t = Terminal::start(&[], false);
+    t.expect("Black, move 1> ")
+        .keys("\x1b[200~who\r\nplace J10\rplace J10\rview\x1b[201~");
+    // The last pasted line has no line end: it waits at the prompt.
+    t.expect("White, move 2> view");
+    t.stdout_is("B\nOccupied coordinate\n");
+    t.keys("\r");
+    let expected = piped(&["who", "place J10", "place J10", "view"]);
+    t.stdout_is(&String::from_utf8(expected).unwrap());
+    // Each line as if typed: its prompt, the board after the move, the hint.
+    let screen = t.screen();
+    for shown in [
+        "Black, move 1> who",
+        "Black, move 1> place J10",
+        "hole centre",
+        "White, move 2> place J10",
+        "hint: J10 already holds Black's stone",
+    ] {
+        assert!(screen.contains(shown), "no {shown:?}:\n{screen}");
+    }
+    // And each is in the history, newest first.
+    t.expect("White, move 2> ").keys("\x1b[A").expect("view");
+    t.keys("\x1b[A").expect("place J10");
+    t.keys("\x1b[A\x1b[A").expect("who");
+}
+
+#[test]
+fn ctrl_c_while_the_computer_thinks_is_ignored_and_keys_wait_for_the_prompt() {
+    let mut t = Terminal::start(&["--cpu", "white", "--cpu-time", "1500"], false);
+    t.expect("While it thinks, Ctrl-C is ignored")
+        .expect("Black, move 1> ")
+        .keys("place J10\r");
+    thread::sleep(Duration::from_millis(300));
+    t.keys("\x03who\x03");
+    t.expect("White plays ");
+    // Not echoed into the board: what was typed shows at the next prompt.
+    t.expect("Black, move 3> who");
+    t.keys("\r").stdout_is("B\n");
+    let screen = t.screen();
+    assert!(!screen.contains("^C"), "Ctrl-C echoed:\n{screen}");
+    t.keys("term\r");
+    assert_eq!(t.exit().0, Some(1));
+}
+
+#[test]
+fn against_the_computer_one_board_a_turn_with_its_move_marked() {
+    let mut t = Terminal::start(&["--cpu", "white", "--cpu-nodes", "2000"], false);
+    t.expect("Black, move 1> ").keys("place J10\r");
+    t.expect("White plays ");
+    let after = t.unseen();
+    let reply: String = after.chars().take_while(|c| !c.is_whitespace()).collect();
+    t.expect("Black, move 3> ");
+    let turn = t.screen();
+    let turn = &turn[turn.rfind("Black, move 1> ").unwrap()..];
+    assert_eq!(
+        turn.matches("hole centre").count(),
+        1,
+        "not one board a turn:\n{turn}"
+    );
+    assert_eq!(turn.matches("White plays").count(), 1, "{turn}");
+    assert!(
+        turn.contains(&format!("[ ] last move {reply}")),
+        "the computer's move {reply} not marked:\n{turn}"
+    );
+}
+
+#[test]
+fn a_long_hint_is_cut_and_wrapped_at_word_boundaries() {
+    let mut t = Terminal::start(&[], false);
+    let word = "hello".repeat(12);
+    t.expect("Black, move 1> ").keys(&format!("{word}\r"));
+    t.expect("hint: ").expect("Black, move 1> ");
+    let screen = t.screen();
+    let hint = &screen[screen.find("hint: ").unwrap()..screen.rfind("Black, move 1> ").unwrap()];
+    assert!(
+        hint.contains(&format!("\"{}…\" (60 bytes)", &word[..40])),
+        "{hint}"
+    );
+    let lines: Vec<&str> = hint.lines().collect();
+    assert!(lines.len() > 1, "not wrapped:\n{hint}");
+    for line in &lines {
+        assert!(
+            line.chars().count() < 100,
+            "wider than the terminal: {line:?}"
+        );
+    }
+    // Only spaces break lines: every word of the commands is whole.
+    let joined = lines.iter().map(|l| l.trim()).collect::<Vec<_>>().join(" ");
+    assert!(
+        joined.contains(
+            "the commands are place <C><R> (e.g. place J10), who, view, history, resign, term"
+        ),
+        "{joined}"
     );
 }
