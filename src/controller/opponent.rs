@@ -58,13 +58,13 @@ impl Computer {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Level(u8);
 
-/// Each level's node budget: steps of about 2.5 times; the top one takes
+/// Each level's node budget: steps of about 2.8 times; the top one takes
 /// about a second a move on the machine the ladder was measured on (about
-/// 500,000 nodes a second in games; see `benches/levels.rs` and the
-/// playing guide for the table).
+/// a million nodes a second in games at the top levels; see
+/// `benches/levels.rs` and the playing guide for the table).
 /// Level 1 does not search: its entry only keeps the table growing.
 const NODES: [u64; 10] = [
-    100, 250, 630, 1_600, 4_000, 10_000, 25_000, 63_000, 160_000, 400_000,
+    100, 250, 700, 2_000, 5_600, 16_000, 45_000, 125_000, 355_000, 1_000_000,
 ];
 
 impl Level {

@@ -92,16 +92,12 @@ pub fn available() -> bool {
 ///
 /// [`TerminalError`] if the terminal cannot be read or stdout written;
 /// what was answered before has been written.
+#[cfg(unix)]
 pub fn play(
     game: Game,
     settings: Settings,
     opponent: Option<Box<dyn Opponent>>,
 ) -> Result<Stop, TerminalError> {
-    #[cfg(not(unix))]
-    return Err(TerminalError::Read(io::Error::other(
-        "no terminal support here",
-    )));
-    #[cfg(unix)]
     let mut editor = editor::Editor::open().map_err(TerminalError::Read)?;
     let stderr = io::stderr();
     let style = Style::detect(
@@ -110,6 +106,19 @@ pub fn play(
     );
     let mut session = Session::new(game, settings, io::stdout().lock()).with_opponent(opponent);
     drive(&mut session, &mut editor, &mut stderr.lock(), style)
+}
+
+/// Without raw mode there is no line editor: [`available`] says no, so
+/// this is never called.
+///
+/// # Errors
+///
+/// Always.
+#[cfg(not(unix))]
+pub fn play(_: Game, _: Settings, _: Option<Box<dyn Opponent>>) -> Result<Stop, TerminalError> {
+    Err(TerminalError::Read(io::Error::other(
+        "no terminal support here",
+    )))
 }
 
 /// The interactive loop: prompts on `keyboard`, answers through
