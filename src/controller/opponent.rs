@@ -7,7 +7,7 @@ use std::time::Duration;
 use crate::engine::{DEFAULT_MEMORY, Engine, Limits};
 use crate::rules::game::{Ending, Game};
 use crate::rules::player::Player;
-use crate::rules::point::Point;
+use crate::rules::point::{Column, Point, Row};
 
 /// A player the program moves for itself.
 pub trait Opponent {
@@ -123,9 +123,14 @@ fn careless(game: &Game) -> Option<Point> {
         (h ^ p.index() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
     });
     let pick = (hash >> 32) as usize % empty.len().max(1);
+    // No stone yet: the centre, J10, where everyone opens.
+    let centre = Column::new(10)
+        .zip(Row::new(10))
+        .map(|(c, r)| Point::new(c, r));
     empty
         .get(pick)
         .copied()
+        .or(centre.filter(|_| game.moves().is_empty()))
         .or_else(|| Point::all().find(|&p| board.get(p).is_none()))
 }
 

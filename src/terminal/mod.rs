@@ -3,12 +3,17 @@
 //! Stdout stays the contract, byte for byte: every line typed goes through
 //! the same [`Session`] as a piped stream, and nothing else is written
 //! there. Everything for the person — greeting, prompt, line editing,
-//! boards, hints — goes to the terminal side: the line editor talks to
+//! boards, hints — goes to the terminal side: the line [`editor`] talks to
 //! `/dev/tty`, and the rest is written to stderr. When `/dev/tty` cannot
-//! be opened the editor would fall back to stdout, so the caller asks
-//! [`available`] first and plays the plain stream session instead.
+//! be opened there is no terminal side, so the caller asks [`available`]
+//! first and plays the plain stream session instead.
 //!
-//! The loop itself ([`drive`]) knows neither rustyline nor the process's
+//! - [`editor`]: the line editor, raw mode, and what it shows of a line;
+//!   [`keys`]: the bytes a terminal sends, as keys and pastes.
+//! - [`hint`]: what was wrong with a rejected line; [`picture`]: the
+//!   board for a person; [`style`]: colour or none.
+//!
+//! The loop itself ([`drive`]) knows neither the editor nor the process's
 //! streams: it reads from a [`Keyboard`] and draws on any writer, so it is
 //! tested in-process with a scripted keyboard and opponent.
 
