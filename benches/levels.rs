@@ -12,9 +12,10 @@
 //! the Elo step with its 95% margin (a normal approximation over games),
 //! and the stronger level's mean time a move on this machine.
 //! `GOMOKU_LEVELS` (a list such as `1,2,9`; default all) picks the lower
-//! level of each pair; `GOMOKU_LEVELS_OPENINGS` (default all 16) how many
-//! of the engine bench's sixteen four-stone openings are played, each
-//! twice.
+//! level of each pair; `GOMOKU_LEVELS_OPENINGS` (default 16) how many
+//! four-stone openings are played, each twice: the engine bench's sixteen
+//! first, then more drawn the same way (from the 7×7 square around the
+//! centre, with a fixed seed).
 
 #![forbid(unsafe_code)]
 
@@ -27,6 +28,8 @@ use std::time::{Duration, Instant};
 use gomoku_mist::controller::opponent::{Computer, Level, Opponent};
 use gomoku_mist::game::{Ending, Game};
 use gomoku_mist::player::Player;
+use gomoku_mist::point::{Column, Point, Row};
+use gomoku_mist::rng::Rng;
 use gomoku_mist::rule::Rule;
 
 use signature::{OPENINGS, parse_moves};
@@ -75,6 +78,30 @@ fn play(weak: Level, strong: Level, strong_black: bool, opening: &str) -> (f64, 
     }
 }
 
+/// `n` openings: the engine bench's, then more of four distinct stones
+/// drawn from the 7×7 square around the centre.
+fn openings(n: usize) -> Vec<String> {
+    let mut all: Vec<String> = OPENINGS.iter().take(n).map(|o| (*o).to_owned()).collect();
+    let mut rng = Rng::new(0x1e7e15);
+    while all.len() < n {
+        let mut stones: Vec<Point> = Vec::new();
+        while stones.len() < 4 {
+            let column = Column::new(7 + rng.below(7) as u8);
+            let row = Row::new(7 + rng.below(7) as u8);
+            if let Some(p) = column.zip(row).map(|(c, r)| Point::new(c, r)) {
+                if !stones.contains(&p) {
+                    stones.push(p);
+                }
+            }
+        }
+        let text: String = stones.iter().map(ToString::to_string).collect();
+        if !all.contains(&text) {
+            all.push(text);
+        }
+    }
+    all
+}
+
 /// The Elo difference for a score `p`.
 fn elo(p: f64) -> f64 {
     let p = p.clamp(1e-6, 1.0 - 1e-6);
@@ -94,8 +121,8 @@ fn main() {
     let openings: usize = std::env::var("GOMOKU_LEVELS_OPENINGS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(OPENINGS.len())
-        .min(OPENINGS.len());
+        .unwrap_or(OPENINGS.len());
+    let openings = self::openings(openings);
     let lows: Vec<u8> = std::env::var("GOMOKU_LEVELS")
         .ok()
         .map(|v| v.split(',').filter_map(|n| n.trim().parse().ok()).collect())
@@ -111,7 +138,7 @@ fn main() {
         let (mut w, mut d, mut l) = (0, 0, 0);
         let mut results = Vec::new();
         let (mut thought, mut moves) = (Duration::ZERO, 0);
-        for opening in OPENINGS.iter().take(openings) {
+        for opening in &openings {
             for strong_black in [true, false] {
                 let (score, t, m) = play(weak, strong, strong_black, opening);
                 thought += t;

@@ -418,6 +418,27 @@ mod tests {
     }
 
     #[test]
+    fn hints_wrap_at_spaces_within_the_width() {
+        let cases: &[(&str, usize, &str)] = &[
+            ("hint: short", 80, "hint: short"),
+            (
+                "hint: one two three four",
+                20,
+                "hint: one two three\n      four",
+            ),
+            // A word wider than a line stands alone on its line.
+            (
+                "hint: abcdefghijklmnopqrstuvwxyz end",
+                20,
+                "hint:\n      abcdefghijklmnopqrstuvwxyz\n      end",
+            ),
+        ];
+        for &(text, width, expected) in cases {
+            assert_eq!(wrap(text, width), expected, "{text:?} in {width}");
+        }
+    }
+
+    #[test]
     fn prompts_name_the_player_and_the_move_number() {
         let (stop, _, _, prompts) = run(&["place A1", "place A1", "place B1"], None);
         assert_eq!(stop, Stop::EndOfInput);
