@@ -10,12 +10,14 @@
 
 pub mod case;
 pub mod check;
+pub mod clause;
 pub mod fuzz;
 pub mod generate;
 pub mod report;
 pub mod run;
 pub mod shrink;
 pub mod split;
+pub mod trace;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
