@@ -25,6 +25,7 @@ fn main() -> ExitCode {
         Ok(Action::Version) => return print(text::VERSION),
         Ok(Action::Check(options)) => return conformed(conform::check(&options, &mut stdout())),
         Ok(Action::Fuzz(options)) => return conformed(conform::fuzz(&options, &mut stdout())),
+        Ok(Action::Cover(options)) => return conformed(conform::cover(&options, &mut stdout())),
         Err(e) => {
             complain(&format!("{e}\n{}", e.hint()));
             return ExitCode::from(USAGE_ERROR);
@@ -85,16 +86,21 @@ fn stdout() -> io::StdoutLock<'static> {
     io::stdout().lock()
 }
 
-/// The exit code of `check` or `fuzz`: 0 all agreed, 1 not; a report that
-/// cannot be written is 1, as any failed write; a case or folder that
-/// cannot be read is 2, as a bad command line.
+/// The exit code of `check`, `fuzz` or `cover`: 0 all agreed, 1 not; a
+/// report that cannot be written is 1, as any failed write; a PATH given
+/// that cannot be read is 2, as a bad command line; anything else the kit
+/// cannot do (write --out, read a malformed case) is 1, with the reason.
 fn conformed(outcome: Result<Outcome, ConformError>) -> ExitCode {
     match outcome {
         Ok(outcome) => ExitCode::from(outcome.exit_code()),
         Err(ConformError::Report(e)) => failed(&SessionError::Write(e)),
-        Err(e) => {
+        Err(e @ (ConformError::Path { .. } | ConformError::NotACase(_))) => {
             complain(&e.to_string());
             ExitCode::from(USAGE_ERROR)
+        }
+        Err(e) => {
+            complain(&e.to_string());
+            ExitCode::from(FAILURE)
         }
     }
 }

@@ -13,6 +13,7 @@ use crate::controller::text;
 use crate::rules::board::DIRECTIONS;
 use crate::rules::command::{Command, ParseCommandError, is_whitespace};
 use crate::rules::game::{Ending, Game, PlaceError};
+use crate::rules::mist;
 use crate::rules::player::Player;
 use crate::rules::point::{Point, SIZE};
 use crate::rules::rule::Rule;
@@ -49,6 +50,9 @@ pub struct Step {
     pub situation: &'static str,
     /// Every scenario this line exercises (the situation first).
     pub scenarios: Vec<&'static str>,
+    /// For a `view` after a rejected `place` on a stone: the centre a
+    /// program shows if it moved the mist all the same.
+    pub moved_anyway: Option<Point>,
 }
 
 /// The reference's whole run over one input.
@@ -81,6 +85,7 @@ pub fn trace(input: &[u8]) -> Trace {
     let mut steps = Vec::new();
     let mut session = Vec::new();
     let mut rejected_since_move = false;
+    let mut occupied_since_move = None;
     let mut start = 0;
     let mut stop = Stop::EndOfInput;
     let mut reply = Vec::new();
@@ -97,6 +102,7 @@ pub fn trace(input: &[u8]) -> Trace {
         let mut scenarios: Vec<&'static str> = Vec::new();
         let mut clause = "CMD-INVALID";
         let mut ended = None;
+        let mut moved_anyway = None;
         match Command::parse(line) {
             Err(ParseCommandError::NotACommand) => {
                 reply.extend_from_slice(text::INVALID);
@@ -130,6 +136,7 @@ pub fn trace(input: &[u8]) -> Trace {
                 let (situation, view_clause) = if game.moves().is_empty() {
                     ("view-start", "MIST-START")
                 } else if rejected_since_move {
+                    moved_anyway = occupied_since_move.map(mist::next_centre);
                     ("view-after-rejected", "MIST-STAYS")
                 } else {
                     ("view-moved", "MIST-MOVE")
@@ -162,11 +169,13 @@ pub fn trace(input: &[u8]) -> Trace {
                     clause = "PLACE-OCCUPIED";
                     scenarios.push("occupied");
                     rejected_since_move = true;
+                    occupied_since_move = Some(p);
                 }
                 Ok(None) => {
                     clause = "CMD-PLACE";
                     scenarios.push("place-ok");
                     rejected_since_move = false;
+                    occupied_since_move = None;
                 }
                 Ok(Some(ending)) => {
                     let (c, found) = ending_scenarios(&game, p, ending);
@@ -213,6 +222,7 @@ pub fn trace(input: &[u8]) -> Trace {
             clause,
             situation: scenarios.first().copied().unwrap_or("line"),
             scenarios,
+            moved_anyway,
         });
         start = if newline { end + 1 } else { end };
         if stop != Stop::EndOfInput {
@@ -383,7 +393,11 @@ fn ending_scenarios(game: &Game, p: Point, ending: Ending) -> (&'static str, Vec
     }
     // The situation that groups failures: where the line lies.
     found.insert(0, if edge { "win-on-edge" } else { "win-inside" });
-    let clause = if full {
+    // A line on an edge is the commonest miss, whatever else it is; so a
+    // program that misses those is one group, not one per line length.
+    let clause = if edge {
+        "WIN-LINE"
+    } else if full {
         "TIE-WIN-FIRST"
     } else if longest > 5 {
         "WIN-OVERLINE"
@@ -482,7 +496,11 @@ pub fn blame(input: &[u8], trace: &Trace, got: &[u8], end: RunEnd) -> Blame {
             .unwrap_or_default();
         // Output where a silent placement should print nothing belongs
         // to that placement, not to the line whose reply it displaced.
-        if common == step.reply.start && common < got.len() {
+        let ends_game = expected[step.reply.clone()].ends_with(text::THANKS);
+        if ends_game && got_line == b"Wow, a tie!" {
+            return blame(step, "TIE-WIN-FIRST", step.situation);
+        }
+        if common == step.reply.start && common < got.len() && !ends_game {
             let silent = trace.steps[..index]
                 .iter()
                 .rev()
@@ -501,6 +519,23 @@ pub fn blame(input: &[u8], trace: &Trace, got: &[u8], end: RunEnd) -> Blame {
                 };
                 if let Some((clause, situation)) = spurious {
                     return blame(place, clause, situation);
+                }
+            }
+        }
+        if step.clause == "MIST-STAYS" {
+            let mut shown = Vec::new();
+            if let Some(p) = step.moved_anyway {
+                p.write_ascii(&mut shown);
+                shown.push(b',');
+            }
+            if shown.is_empty() || !got_line.starts_with(&shown) {
+                // Not the mist moved by the rejected stone: the formula.
+                let centre_end = expected[step.reply.clone()]
+                    .iter()
+                    .position(|&b| b == b',')
+                    .map_or(0, |at| step.reply.start + at + 1);
+                if common < centre_end {
+                    return blame(step, "MIST-MOVE", "view-moved");
                 }
             }
         }
@@ -591,7 +626,8 @@ mod tests {
     #[test]
     fn blame_names_the_clause_and_the_situation() {
         let five = b"place A1\nplace B1\nplace A2\nplace B2\nplace A3\nplace B3\nplace A4\nplace B4\nplace A5\nterm\n";
-        let cases: &[(&[u8], &[u8], RunEnd, (&str, &str))] = &[
+        type Row<'a> = (&'a [u8], &'a [u8], RunEnd, (&'a str, &'a str));
+        let cases: &[Row] = &[
             (
                 b"who\r\nterm\n",
                 b"B\n",
