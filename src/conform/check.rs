@@ -211,7 +211,7 @@ fn write_junit(
             xml(path),
             judged.took.as_secs_f64()
         )?;
-        let decisions = judged.decisions.join(" ");
+        let decisions = judged.decisions.join(", ");
         match &judged.verdict {
             Verdict::Pass if decisions.is_empty() => writeln!(out, "/>")?,
             verdict => {

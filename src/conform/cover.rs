@@ -111,7 +111,7 @@ pub const SCENARIOS: &[Scenario] = &[
     s("hole-cut-top", "VIEW-EDGE", "the hole cut by the top edge", b"place A2\nview\nterm\n"),
     s("eof-no-term", "EOF-EXIT", "end of input without term", b"who\n"),
     s("last-line-no-newline", "LINE-NO-NL", "a last line without \\n", b"who"),
-    s("empty-input", "INPUT-EMPTY", "no input at all", b""),
+    s("empty-input", "INPUT-EMPTY", "no input at all", b"(no bytes at all)"),
     s("odd-byte", "BYTES-ANY", "a byte the assignment does not speak of", b"who\x00\nterm\n"),
     s("lookalike-byte", "WS-SET", "a whitespace look-alike in a parameter", b"place A1\xc2\xa0\nterm\n"),
     s("long-line", "LINE-LONG", "a line longer than 1000 bytes", b"(place followed by 2000 bytes of A)\n"),
@@ -221,7 +221,7 @@ mod tests {
                 scenario.id,
                 scenario.clause
             );
-            // Three examples describe inputs too long for a line.
+            // Four examples describe inputs that cannot be shown on a line.
             if scenario.example.starts_with(b"(") {
                 continue;
             }
