@@ -10,7 +10,8 @@
 //!
 //! - `signature`: a fixed list of positions, each searched by a fresh engine
 //!   to a fixed depth; prints the total node count alone. Any change that
-//!   alters it changed the search.
+//!   alters it changed the search, and must write the new value into
+//!   `benches/signature.txt`, which `cargo test` checks.
 //! - `speed`: nodes per second and the depth reached in one second on a
 //!   midgame position.
 //! - `match`: from sixteen four-stone openings near the centre, each
@@ -33,32 +34,9 @@ use gomoku_mist::player::Player;
 use gomoku_mist::point::Point;
 use gomoku_mist::rule::Rule;
 
-/// Four-stone openings (Black, White, Black, White), drawn once at random
-/// from the 7×7 square around the centre with a fixed seed and written out
-/// here. Near-centre openings of two stones are all won by Black between
-/// equal players; these vary more, so the self-play match says something.
-const OPENINGS: [&str; 16] = [
-    "M7I8K12K11",
-    "H11H8L13G9",
-    "K12L10J12M11",
-    "K11G7I13H8",
-    "L7J10J12K8",
-    "I8I11G10J13",
-    "M11J12I8L9",
-    "I8M10G9J13",
-    "J12I9K8L11",
-    "M11G13I12H9",
-    "G12K13H9G9",
-    "M7I10H10J13",
-    "J7J12L11H8",
-    "K13I9K10I10",
-    "J9J7I12M8",
-    "K12H10J13L13",
-];
+mod signature;
 
-/// The fixed positions of the signature: openings, and midgame positions
-/// reached by fixed-node self-play from them.
-const SIGNATURE_DEPTH: u32 = 6;
+use signature::{OPENINGS, board_of, midgame, parse_moves};
 
 fn main() {
     let args: Vec<String> = std::env::args()
@@ -68,7 +46,14 @@ fn main() {
     let all = args.is_empty();
     let want = |name: &str| all || args.iter().any(|a| a == name);
     if want("signature") {
-        println!("{}", signature());
+        let got = signature::signature();
+        println!("{got}");
+        let recorded = signature::RECORDED.trim();
+        if got.to_string() != recorded {
+            eprintln!(
+                "benches/signature.txt records {recorded}: update it if the search was meant to change"
+            );
+        }
     }
     if want("speed") {
         speed();
@@ -76,76 +61,6 @@ fn main() {
     if want("match") {
         matches();
     }
-}
-
-fn parse_moves(text: &str) -> Vec<Point> {
-    let bytes = text.as_bytes();
-    let mut moves = Vec::new();
-    let mut at = 0;
-    while at < bytes.len() {
-        let mut end = at + 1;
-        while end < bytes.len() && bytes[end].is_ascii_digit() {
-            end += 1;
-        }
-        moves.push(Point::from_ascii(&bytes[at..end]).expect("bench openings are valid points"));
-        at = end;
-    }
-    moves
-}
-
-fn board_of(moves: &[Point]) -> (Board, Player) {
-    let mut board = Board::new();
-    let mut player = Player::Black;
-    for &p in moves {
-        board.place(p, player);
-        player = player.opponent();
-    }
-    (board, player)
-}
-
-/// Plays fixed-node self-play for `plies` moves from `opening`.
-fn midgame(opening: &str, plies: usize) -> Vec<Point> {
-    let mut moves = parse_moves(opening);
-    let mut engine = Engine::new(1 << 22);
-    for _ in 0..plies {
-        let (board, player) = board_of(&moves);
-        let limits = Limits {
-            nodes: Some(3_000),
-            ..Limits::default()
-        };
-        let thought = engine
-            .think(&board, player, Rule::Freestyle, limits)
-            .expect("board not full");
-        let mut game_board = board.clone();
-        game_board.place(thought.best, player);
-        if Rule::Freestyle.wins(&game_board, thought.best) {
-            break;
-        }
-        moves.push(thought.best);
-    }
-    moves
-}
-
-fn signature_positions() -> Vec<Vec<Point>> {
-    let mut positions: Vec<Vec<Point>> = OPENINGS.iter().take(4).map(|o| parse_moves(o)).collect();
-    positions.extend(OPENINGS.iter().skip(4).take(4).map(|o| midgame(o, 16)));
-    positions
-}
-
-fn signature() -> u64 {
-    let mut total = 0;
-    for moves in signature_positions() {
-        let (board, player) = board_of(&moves);
-        let mut engine = Engine::new(1 << 22);
-        let limits = Limits {
-            depth: Some(SIGNATURE_DEPTH),
-            ..Limits::default()
-        };
-        if let Some(t) = engine.think(&board, player, Rule::Freestyle, limits) {
-            total += t.nodes;
-        }
-    }
-    total
 }
 
 fn speed() {
@@ -215,7 +130,7 @@ impl Player2 {
             Player2::Engine(engine, limits) => {
                 engine.think(board, to_move, rule, *limits).map(|t| t.best)
             }
-            Player2::Greedy => greedy(board, to_move, rule),
+            Player2::Greedy => engine::greedy::choose(board, to_move, rule),
             Player2::Random(state) => {
                 let empty: Vec<Point> = Point::all().filter(|&p| board.get(p).is_none()).collect();
                 *state = state
@@ -225,32 +140,6 @@ impl Player2 {
             }
         }
     }
-}
-
-/// One ply: win if it can, else block a five, else the point with the best
-/// own-plus-opponent pattern value.
-fn greedy(board: &Board, to_move: Player, rule: Rule) -> Option<Point> {
-    let pos = engine::position(board, to_move, rule);
-    let me = pos.side();
-    let opp = 3 - me;
-    let mut best: Option<(i32, usize)> = None;
-    for &i in &pos.points {
-        if !pos.is_candidate(i) {
-            continue;
-        }
-        let score = if pos.combo(i, me) == engine::eval::C_FIVE {
-            i32::MAX
-        } else if pos.combo(i, opp) == engine::eval::C_FIVE {
-            i32::MAX - 1
-        } else {
-            pos.value(i, me) * 6 / 5 + pos.value(i, opp)
-        };
-        if best.is_none_or(|(s, _)| score > s) {
-            best = Some((score, i));
-        }
-    }
-    best.and_then(|(_, i)| engine::position::point(i))
-        .or_else(|| Point::all().find(|&p| board.get(p).is_none()))
 }
 
 /// Plays one game; `Some(true)` if `first` (Black after the opening...)

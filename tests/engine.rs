@@ -7,6 +7,9 @@
 #![forbid(unsafe_code)]
 
 mod brute;
+#[path = "../benches/signature/mod.rs"]
+#[allow(dead_code)]
+mod signature;
 
 use std::time::{Duration, Instant};
 
@@ -292,5 +295,20 @@ fn stops_the_opponents_vcf() {
     assert!(
         checked >= 3,
         "only {checked} positions: the generator needs a look"
+    );
+}
+
+/// The bench signature, computed exactly as `cargo bench --bench engine --
+/// signature` does, must be the one recorded: a change to the search
+/// that forgets to say so fails here.
+#[test]
+fn the_bench_signature_is_the_recorded_one() {
+    let recorded = signature::RECORDED.trim();
+    let got = signature::signature().to_string();
+    assert!(
+        got == recorded,
+        "the engine's bench signature is {got}, benches/signature.txt says {recorded}: \
+         if the search was meant to change, write {got} into benches/signature.txt \
+         and give the new signature in the commit message"
     );
 }

@@ -29,6 +29,10 @@ pub struct Case {
     pub out: Option<Vec<u8>>,
     /// The `.code` file's number, if there is one.
     pub code: Option<i32>,
+    /// The `.err` file's bytes, if there is one: what the program writes
+    /// on stderr. `check` does not compare it (other programs word their
+    /// errors their own way); this program's golden suite does.
+    pub err: Option<Vec<u8>>,
 }
 
 impl Case {
@@ -225,6 +229,7 @@ pub fn read(path: &Path) -> Result<Case, ConformError> {
         has_args,
         out,
         code,
+        err: read_file(&path.with_extension("err"))?,
     })
 }
 
@@ -286,6 +291,7 @@ mod tests {
             has_args: !args.is_empty(),
             out: out.then(Vec::new),
             code: code.then_some(0),
+            err: None,
         }
     }
 

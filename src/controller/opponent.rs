@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::engine::{Engine, Limits};
+use crate::engine::{DEFAULT_MEMORY, Engine, Limits};
 use crate::rules::game::Game;
 use crate::rules::player::Player;
 use crate::rules::point::Point;
@@ -30,14 +30,11 @@ impl Computer {
     pub fn new(colour: Player, limits: Limits) -> Computer {
         Computer {
             colour,
-            engine: Engine::new(MEMORY),
+            engine: Engine::new(DEFAULT_MEMORY),
             limits,
         }
     }
 }
-
-/// The computer's hash table: ample for a second a move.
-const MEMORY: usize = 64 << 20;
 
 impl Opponent for Computer {
     fn colour(&self) -> Player {

@@ -2,9 +2,11 @@
 //!
 //! Laid out like Rapfi and Stockfish: [`board`] is the incremental board
 //! (line codes, patterns, candidates, hash), [`pattern`] the line-pattern
-//! tables, [`eval`] patterns to numbers, [`search`] the alpha-beta search,
-//! [`tt`] its transposition table, [`vcf`] and [`vct`] the threat solvers,
-//! [`time`] the budget. Nothing here does I/O; the clock is read only when
+//! tables, [`eval`] patterns to numbers, [`search`] the alpha-beta search
+//! with the threat solvers beside it ([`search::vcf`], [`search::vct`]),
+//! [`tt`] its transposition table, [`limits`] the budget, [`greedy`] a
+//! one-ply player to measure against. The engine imports only the rules
+//! core. Nothing here does I/O; the clock is read only when
 //! a time limit is given, so a node budget gives the same move every time.
 //!
 //! ```
@@ -28,35 +30,28 @@
 //! ```
 
 pub mod eval;
+pub mod greedy;
+pub mod limits;
 pub mod pattern;
 pub mod position;
 pub mod search;
-pub mod time;
 pub mod tt;
-pub mod vcf;
-pub mod vct;
-
-use std::time::Duration;
 
 use crate::rules::board::Board as GameBoard;
 use crate::rules::player::Player;
 use crate::rules::point::{Column, Point, Row};
 use crate::rules::rule::Rule;
 
+use limits::Budget;
 use position::{CELLS, Position};
 use search::Search;
-use time::Budget;
 
-/// What a search may spend. All `None` = a sensible default (about 1 s).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    /// Wall-clock time.
-    pub time: Option<Duration>,
-    /// Nodes (threat-solver nodes included); the only deterministic limit.
-    pub nodes: Option<u64>,
-    /// Iterations of the deepening search.
-    pub depth: Option<u32>,
-}
+pub use limits::Limits;
+
+/// The hash table's size when nobody says otherwise: ample for a second a
+/// move. The computer behind `--cpu` and the Gomocup brain without
+/// `max_memory` both take this.
+pub const DEFAULT_MEMORY: usize = 64 << 20;
 
 /// The answer to one search.
 #[derive(Clone, Debug)]
@@ -142,7 +137,7 @@ impl Engine {
         let budget = Budget::start(limits);
         let mut search = Search::new(pos, &mut self.tt, &mut self.history, budget);
         let outcome = search.run();
-        let nodes = search.nodes;
+        let nodes = search.nodes();
         let pv: Vec<Point> = outcome
             .pv
             .iter()

@@ -36,8 +36,6 @@
 
 pub mod clock;
 pub mod coord;
-#[cfg(test)]
-pub mod one_ply;
 pub mod parse;
 pub mod protocol;
 
@@ -45,14 +43,12 @@ use std::io::{self, BufRead, Write};
 
 use thiserror::Error;
 
-use crate::engine::{Engine, Limits};
+use crate::engine::{DEFAULT_MEMORY, Engine, Limits};
 use crate::rules::board::Board;
 use crate::rules::player::Player;
 use crate::rules::point::Point;
 use crate::rules::rule::Rule;
 
-#[cfg(test)]
-pub use one_ply::OnePly;
 pub use protocol::{Flow, Protocol};
 
 /// The longest line kept whole; only `INFO folder` could need more, and it
@@ -97,9 +93,6 @@ impl Brain for Engine {
             .map(|thought| thought.best)
     }
 }
-
-/// The hash table's size when the manager sets no memory limit.
-pub const DEFAULT_MEMORY: usize = 64 << 20;
 
 /// The engine's memory for a brain allowed `memory_bytes` (`None`: no
 /// limit, so the default; the engine keeps it within its own bounds).

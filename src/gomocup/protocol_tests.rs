@@ -4,8 +4,9 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use super::{Brain, OnePly, run};
+use super::{Brain, run};
 use crate::engine::Limits;
+use crate::engine::greedy;
 use crate::rules::board::Board;
 use crate::rules::player::Player;
 use crate::rules::point::Point;
@@ -20,7 +21,7 @@ struct Asked {
     budget: Limits,
 }
 
-/// Answers from `script` (then falls back to [`OnePly`]) and records
+/// Answers from `script` (then falls back to the one-ply [`greedy`] player) and records
 /// everything it is told.
 #[derive(Default)]
 struct Recorder {
@@ -49,7 +50,7 @@ impl Brain for Recorder {
         });
         match self.script.pop_front() {
             Some(answer) => answer,
-            None => OnePly.choose(board, to_move, rule, budget),
+            None => greedy::choose(board, to_move, rule),
         }
     }
 }
@@ -500,7 +501,7 @@ fn a_turn_that_fills_the_board_is_refused() {
     );
 }
 
-/// Takes `setup` to get ready for a new game, then plays as [`OnePly`].
+/// Takes `setup` to get ready for a new game, then plays as the one-ply [`greedy`] player.
 struct SlowStarter {
     setup: Duration,
     budgets: Vec<Limits>,
@@ -519,7 +520,7 @@ impl Brain for SlowStarter {
         budget: Limits,
     ) -> Option<Point> {
         self.budgets.push(budget);
-        OnePly.choose(board, to_move, rule, budget)
+        greedy::choose(board, to_move, rule)
     }
 }
 
@@ -547,7 +548,7 @@ fn the_time_a_new_game_takes_comes_out_of_its_first_turn() {
     }
 }
 
-/// Thinks for its whole time budget, then plays as [`OnePly`].
+/// Thinks for its whole time budget, then plays as the one-ply [`greedy`] player.
 struct Sleeper {
     budgets: Vec<Limits>,
 }
@@ -564,7 +565,7 @@ impl Brain for Sleeper {
     ) -> Option<Point> {
         self.budgets.push(budget);
         std::thread::sleep(budget.time.unwrap_or_default());
-        OnePly.choose(board, to_move, rule, budget)
+        greedy::choose(board, to_move, rule)
     }
 }
 

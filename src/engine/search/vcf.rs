@@ -12,11 +12,11 @@
 //! Failed VCF positions are remembered per search (hash and depth) so the
 //! transpositions of a long four sequence are not searched again.
 
-use super::eval::{C_B4, C_F3, C_FIVE, C_FLEX4};
-use super::pattern;
-use super::position::DIRS;
-use super::position::{Colour, other};
-use super::search::{MoveList, Search};
+use super::{MoveList, Search};
+use crate::engine::eval::{C_B4, C_F3, C_FIVE, C_FLEX4};
+use crate::engine::pattern;
+use crate::engine::position::DIRS;
+use crate::engine::position::{Colour, other};
 use crate::rules::rule::Rule;
 
 /// Size of the table of positions where VCF failed.

@@ -2,7 +2,7 @@
 //! threat-space search. It shares the AND/OR search of [`super::vcf`];
 //! only the attacker's move set is wider, so its depth is kept small.
 
-use super::search::Search;
+use super::Search;
 use super::vcf::Threats;
 
 impl Search<'_> {

@@ -1,11 +1,25 @@
 //! What a search may spend, and the check that stops it.
 //!
 //! Only a node budget is deterministic: with no time limit the clock is
-//! never read, so the same position always gets the same move.
+//! never read, so the same position always gets the same move. This sits
+//! below the searcher: it knows nothing of how a search spends its
+//! budget.
 
 use std::time::{Duration, Instant};
 
-use super::Limits;
+/// The deepest iteration of the deepening search.
+pub const MAX_DEPTH: u32 = 64;
+
+/// What a search may spend. All `None` = a sensible default (about 1 s).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Wall-clock time.
+    pub time: Option<Duration>,
+    /// Nodes (threat-solver nodes included); the only deterministic limit.
+    pub nodes: Option<u64>,
+    /// Iterations of the deepening search.
+    pub depth: Option<u32>,
+}
 
 /// The time spent when no limit at all is given.
 pub const DEFAULT_TIME: Duration = Duration::from_secs(1);
@@ -37,10 +51,7 @@ impl Budget {
         Budget {
             deadline: time.map(|t| Instant::now() + t),
             nodes: limits.nodes,
-            depth: limits
-                .depth
-                .unwrap_or(super::search::MAX_DEPTH)
-                .clamp(1, super::search::MAX_DEPTH),
+            depth: limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH),
         }
     }
 

@@ -1,0 +1,166 @@
+//! The principal-variation alpha-beta search below the root.
+
+use super::{LEAF_VCF, MAX_PLY, Search, WIDTH_LIMIT, WIN};
+use crate::engine::eval::{C_B4, C_F3, C_FIVE, C_FLEX4, EVAL_LIMIT};
+use crate::engine::position::other;
+use crate::engine::tt::Bound;
+
+impl Search<'_> {
+    pub(super) fn alphabeta(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if ply > 0 && self.tick() {
+            return 0;
+        }
+        let me = self.pos.side();
+        let opp = other(me);
+        let ply_score = ply as i32;
+        if self.pos.combo_count(me, C_FIVE) > 0 {
+            return WIN - ply_score - 1;
+        }
+        let opp_fives = self.pos.combo_count(opp, C_FIVE);
+        if opp_fives >= 2 && self.fives_unstoppable() {
+            return -(WIN - ply_score - 2);
+        }
+        if opp_fives == 0 && self.flex_four(me).is_some() {
+            return WIN - ply_score - 3;
+        }
+        if ply + 8 >= MAX_PLY || self.pos.stones() >= 361 {
+            return self.pos.evaluate();
+        }
+        let pv_node = beta - alpha > 1;
+        let key = self.pos.hash();
+        let mut tt_move = 0;
+        if let Some(e) = self.tt.probe(key) {
+            tt_move = usize::from(e.best);
+            if ply > 0 && !pv_node && i32::from(e.depth) >= depth {
+                let s = from_tt(e.score, ply_score);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                    Bound::None => false,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        // A four is answered even at the horizon: the block is forced.
+        if depth <= 0 && opp_fives == 0 {
+            if self.pos.combos_at_least(me, C_B4) > 0 {
+                let saved = self.solved;
+                let win = self.vcf(LEAF_VCF, ply);
+                self.solved = saved;
+                if win {
+                    return WIN - ply_score - 2 * LEAF_VCF as i32 - 1;
+                }
+            }
+            return self.pos.evaluate();
+        }
+        let list = self.ordered_moves(ply, tt_move);
+        if list.is_empty() {
+            self.lists[ply] = list;
+            return if self.pos.stones() >= 361 {
+                0
+            } else {
+                self.pos.evaluate()
+            };
+        }
+        let forcing = opp_fives > 0 || self.pos.combos_at_least(opp, C_FLEX4) > 0;
+        let limit = if ply == 0 || forcing {
+            list.len()
+        } else {
+            WIDTH_LIMIT.min(list.len())
+        };
+        let mut best = -WIN - 1;
+        let mut best_move = 0usize;
+        let original_alpha = alpha;
+        for (n, &(_, m)) in list[..limit].iter().enumerate() {
+            let m = usize::from(m);
+            let quiet = self.pos.combo(m, me) < C_F3 && self.pos.combo(m, opp) < C_F3;
+            // A forced move costs no depth.
+            let depth = if limit == 1 { depth + 1 } else { depth };
+            self.pos.play(m);
+            let mut score;
+            if n == 0 {
+                score = -self.alphabeta(depth - 1, -beta, -alpha, ply + 1);
+            } else {
+                let reduction = if depth >= 3 && n >= 3 && quiet && !forcing {
+                    1 + i32::from(n >= 10)
+                } else {
+                    0
+                };
+                score = -self.alphabeta(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                if score > alpha && (reduction > 0 || score < beta) {
+                    score = -self.alphabeta(depth - 1, -beta, -alpha, ply + 1);
+                }
+            }
+            self.pos.undo();
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_move = m;
+                if ply == 0 {
+                    self.root_best = Some(m);
+                }
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                if quiet {
+                    let k = &mut self.killers[ply];
+                    if k[0] != m as u16 {
+                        k[1] = k[0];
+                        k[0] = m as u16;
+                    }
+                    let h = &mut self.history[me as usize - 1][m];
+                    *h += depth * depth;
+                    if *h > 1 << 14 {
+                        for side in self.history.iter_mut() {
+                            for v in side.iter_mut() {
+                                *v /= 2;
+                            }
+                        }
+                    }
+                }
+                break;
+            }
+        }
+        self.lists[ply] = list;
+        if self.stopped {
+            return 0;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, to_tt(best, ply_score), best_move as u16, depth, bound);
+        best
+    }
+}
+
+fn to_tt(score: i32, ply: i32) -> i32 {
+    if score > EVAL_LIMIT {
+        score + ply
+    } else if score < -EVAL_LIMIT {
+        score - ply
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: i32) -> i32 {
+    if score > EVAL_LIMIT {
+        score - ply
+    } else if score < -EVAL_LIMIT {
+        score + ply
+    } else {
+        score
+    }
+}

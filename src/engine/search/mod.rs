@@ -1,0 +1,129 @@
+//! The searcher: iterative deepening over a principal-variation alpha-beta
+//! search, with a transposition table, threat-first move ordering, killer
+//! and history heuristics, late-move reductions, and the threat solvers at
+//! the root and at the leaves.
+//!
+//! Threats cut the tree before any move is generated: a side with a five
+//! point has won, two opposing five points have lost, an open four against
+//! no five wins. When the opponent has a four, the only move is its five
+//! point; when the opponent threatens an open four, only the defences (the
+//! points where it would make a four, and our own fours) are searched.
+//!
+//! Laid out by stage: `root` (threats that decide at once, the solvers,
+//! iterative deepening), `movepick` (move generation and ordering),
+//! `alphabeta` (the tree below the root), and the threat solvers [`vcf`]
+//! and [`vct`]. They are child modules, so they share this struct's
+//! private fields and nothing outside the searcher can.
+//!
+//! Nothing here allocates once the search has started: the move lists are
+//! one reused buffer per ply.
+
+mod alphabeta;
+mod movepick;
+mod root;
+pub mod vcf;
+pub mod vct;
+
+use super::limits::Budget;
+use super::position::{CELLS, Position};
+use super::tt::Table;
+use vcf::FAIL_SLOTS;
+
+pub use super::limits::MAX_DEPTH;
+
+/// A won position's score; a win in `n` plies scores `WIN - n`.
+pub const WIN: i32 = 30_000;
+/// The deepest ply, threat solvers included.
+pub const MAX_PLY: usize = 200;
+/// Moves searched at an inner node that has no forcing situation.
+const WIDTH_LIMIT: usize = 24;
+/// Depth, in own moves, of the VCF tried at the leaves.
+const LEAF_VCF: u32 = 5;
+/// Depth of the VCF and VCT tried at the root, in own moves.
+const ROOT_VCF: u32 = 30;
+const ROOT_VCT: u32 = 6;
+/// The most nodes a root threat solver may take.
+const SOLVER_CAP: u64 = 300_000;
+
+/// A move list: (ordering score, array index).
+pub type MoveList = Vec<(i32, u16)>;
+
+/// One search's state over a position.
+pub struct Search<'a> {
+    /// The position, played forward and back.
+    pos: Position,
+    tt: &'a mut Table,
+    history: &'a mut [[i32; CELLS]; 2],
+    killers: [[u16; 2]; MAX_PLY],
+    /// Nodes visited, threat solvers included.
+    nodes: u64,
+    budget: Budget,
+    /// Set once the budget is spent; every node then returns at once.
+    stopped: bool,
+    /// One reused move list per ply.
+    lists: Vec<MoveList>,
+    /// The first move of the last threat sequence a solver found.
+    solved: Option<usize>,
+    /// Positions where VCF failed: (hash, depth).
+    fails: Vec<(u64, u32)>,
+    root_best: Option<usize>,
+    /// When set, the only root moves to search.
+    root_filter: Option<Vec<usize>>,
+    /// Whether the last threat solver ran out of its share.
+    solve_exhausted: bool,
+    /// Whether caro threes count in the solvers (see `attack`).
+    threes_as_threat: bool,
+}
+
+/// The outcome of a search.
+pub struct Outcome {
+    /// The chosen array index.
+    pub best: usize,
+    /// Its score for the side to move.
+    pub score: i32,
+    /// The last iteration's depth (0 if a threat decided).
+    pub depth: u32,
+    /// The expected line, starting with `best`.
+    pub pv: Vec<usize>,
+}
+
+impl<'a> Search<'a> {
+    /// A search of `pos` within `budget`.
+    pub fn new(
+        pos: Position,
+        tt: &'a mut Table,
+        history: &'a mut [[i32; CELLS]; 2],
+        budget: Budget,
+    ) -> Search<'a> {
+        Search {
+            pos,
+            tt,
+            history,
+            killers: [[0; 2]; MAX_PLY],
+            nodes: 0,
+            budget,
+            stopped: false,
+            lists: (0..MAX_PLY).map(|_| Vec::with_capacity(400)).collect(),
+            solved: None,
+            fails: vec![(0, 0); FAIL_SLOTS],
+            root_best: None,
+            root_filter: None,
+            solve_exhausted: false,
+            threes_as_threat: false,
+        }
+    }
+
+    /// Counts a node; true when the search must stop.
+    fn tick(&mut self) -> bool {
+        if !self.stopped {
+            self.nodes += 1;
+            self.stopped = self.budget.exhausted(self.nodes);
+        }
+        self.stopped
+    }
+
+    /// Nodes visited so far, threat solvers included.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+}

@@ -1,0 +1,199 @@
+//! The root: threats that decide at once, the threat solvers, the
+//! defences a threat leaves, and iterative deepening.
+
+use super::vcf::Threats;
+use super::{MoveList, Outcome, ROOT_VCF, ROOT_VCT, SOLVER_CAP, Search, WIN};
+use crate::engine::eval::{C_FIVE, EVAL_LIMIT};
+use crate::engine::pattern;
+use crate::engine::position::other;
+
+impl Search<'_> {
+    /// Searches the position (which has an empty point and a stone) and
+    /// picks a move.
+    pub fn run(&mut self) -> Outcome {
+        let me = self.pos.side();
+        let opp = other(me);
+        let decided = |best: usize, score: i32| Outcome {
+            best,
+            score,
+            depth: 0,
+            pv: vec![best],
+        };
+        if let Some(f) = self.pos.five_point(me) {
+            return decided(f, WIN - 1);
+        }
+        if let Some(f) = self.pos.five_point(opp) {
+            let mut stops = MoveList::new();
+            self.five_stoppers(opp, &mut stops);
+            // One way to stop the five (or none): no need to search. Under
+            // caro there may be several, and the search picks among them.
+            if stops.len() <= 1 {
+                let best = stops.first().map_or(f, |&(_, m)| usize::from(m));
+                return decided(best, if stops.is_empty() { -(WIN - 2) } else { 0 });
+            }
+        }
+        if let Some(f) = self
+            .flex_four(me)
+            .filter(|_| self.pos.combo_count(opp, C_FIVE) == 0)
+        {
+            return decided(f, WIN - 3);
+        }
+        let list = self.ordered_moves(0, 0);
+        let fallback = list.first().map(|&(_, m)| usize::from(m));
+        self.lists[0] = list;
+        let Some(fallback) = fallback.or_else(|| self.any_empty()) else {
+            return decided(0, 0);
+        };
+        // Own forced wins first, shortest first: fours only (deep, cheap),
+        // then threats.
+        for depth in 1..=ROOT_VCF {
+            if self.solve(6, SOLVER_CAP, |s| s.vcf(depth, 0)) {
+                if let Some(f) = self.solved.filter(|&f| self.pos.cell(f) == pattern::EMPTY) {
+                    return decided(f, WIN - 2 * depth as i32 - 1);
+                }
+            }
+            if self.stopped || self.solve_exhausted {
+                break;
+            }
+        }
+        for depth in 2..=ROOT_VCT {
+            if self.stopped {
+                break;
+            }
+            if self.solve(6, SOLVER_CAP, |s| s.vct(depth, 0)) {
+                if let Some(f) = self.solved.filter(|&f| self.pos.cell(f) == pattern::EMPTY) {
+                    return decided(f, WIN - 4 * depth as i32);
+                }
+            }
+            if self.solve_exhausted {
+                break;
+            }
+        }
+        self.root_filter = self
+            .defences(Threats::Fours)
+            .or_else(|| self.defences(Threats::FoursAndThrees));
+        let mut best = Outcome {
+            best: fallback,
+            score: 0,
+            depth: 0,
+            pv: vec![fallback],
+        };
+        for depth in 1..=self.budget.depth {
+            self.root_best = None;
+            let score = self.alphabeta(depth as i32, -WIN - 1, WIN + 1, 0);
+            if self.stopped {
+                // A partial iteration counts once its first move, the
+                // previous best, is searched.
+                if let Some(m) = self.root_best {
+                    best.best = m;
+                    best.pv = self.pv(m);
+                }
+                break;
+            }
+            let Some(m) = self.root_best else { break };
+            best = Outcome {
+                best: m,
+                score,
+                depth,
+                pv: self.pv(m),
+            };
+            if score.abs() > EVAL_LIMIT {
+                break;
+            }
+        }
+        best
+    }
+
+    /// Runs a threat solver on a slice of the node budget; the clock limit
+    /// is shared with the main search.
+    fn solve(&mut self, part: u32, cap: u64, solver: impl FnOnce(&mut Self) -> bool) -> bool {
+        let saved = self.budget;
+        self.budget = saved.share(self.nodes, part, cap);
+        self.solved = None;
+        let win = solver(self);
+        let stopped_by_share = self.stopped;
+        self.solve_exhausted = stopped_by_share;
+        self.budget = saved;
+        // Running out of the solver's share is not the end of the search,
+        // but running out of time is.
+        self.stopped = stopped_by_share && self.budget.exhausted_now(self.nodes);
+        win && !stopped_by_share
+    }
+
+    /// If the opponent would win by continuous fours (or, with
+    /// [`Threats::FoursAndThrees`], by threats) were it its move, the root
+    /// moves after which it no longer does; `None` if there is no threat or
+    /// no move stops it.
+    fn defences(&mut self, threats: Threats) -> Option<Vec<usize>> {
+        let depth = match threats {
+            Threats::Fours => ROOT_VCF,
+            Threats::FoursAndThrees => ROOT_VCT,
+        };
+        self.threes_as_threat = true;
+        let keep = self.defences_within(threats, depth);
+        self.threes_as_threat = false;
+        keep
+    }
+
+    fn defences_within(&mut self, threats: Threats, depth: u32) -> Option<Vec<usize>> {
+        let me = self.pos.side();
+        self.pos.set_side(other(me));
+        let threat = self.solve(8, SOLVER_CAP, |s| s.attack(depth, 0, threats));
+        self.pos.set_side(me);
+        if !threat {
+            return None;
+        }
+        let list = self.ordered_moves(0, 0);
+        let mut keep = Vec::new();
+        // The whole check takes at most a quarter of what is left.
+        let saved = self.budget;
+        self.budget = saved.share(self.nodes, 4, SOLVER_CAP);
+        let part = u32::try_from(list.len()).unwrap_or(u32::MAX);
+        for &(_, m) in &list {
+            let m = usize::from(m);
+            // Once the check is out of budget, the rest count as defences:
+            // unproven is not lost.
+            let lost = !self.stopped && {
+                self.pos.play(m);
+                let lost = self.solve(part, SOLVER_CAP / 8, |s| s.attack(depth, 1, threats));
+                self.pos.undo();
+                lost
+            };
+            if !lost {
+                keep.push(m);
+            }
+        }
+        self.lists[0] = list;
+        self.budget = saved;
+        self.stopped = self.budget.exhausted_now(self.nodes);
+        (!keep.is_empty()).then_some(keep)
+    }
+
+    fn any_empty(&self) -> Option<usize> {
+        self.pos
+            .points
+            .iter()
+            .copied()
+            .find(|&i| self.pos.cell(i) == pattern::EMPTY)
+    }
+
+    fn pv(&mut self, first: usize) -> Vec<usize> {
+        let mut line = vec![first];
+        self.pos.play(first);
+        while line.len() < 32 {
+            let Some(e) = self.tt.probe(self.pos.hash()) else {
+                break;
+            };
+            let m = usize::from(e.best);
+            if m == 0 || self.pos.cell(m) != pattern::EMPTY || self.pos.stones() >= 361 {
+                break;
+            }
+            self.pos.play(m);
+            line.push(m);
+        }
+        for _ in 0..line.len() {
+            self.pos.undo();
+        }
+        line
+    }
+}
