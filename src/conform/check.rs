@@ -12,7 +12,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::run::{self, Limits};
-use super::{ConformError, Format, Outcome, case, report, trace};
+use super::trace::Blame;
+use super::{ConformError, Format, Outcome, case, clause, fuzz, report, trace};
 
 /// Output above this many times the expected size (and at least
 /// [`MIN_CAP`]) is cut off: no correct program comes near it.
@@ -50,6 +51,8 @@ struct Judged {
     verdict: Verdict,
     /// The decisions of the contract its expected output depends on.
     decisions: Vec<&'static str>,
+    /// For a failing case of the contract's game: the clause it breaks.
+    blame: Option<Blame>,
     /// How long it took.
     took: Duration,
 }
@@ -151,7 +154,7 @@ fn write_text(out: &mut dyn Write, path: &str, judged: &Judged) -> Result<(), Co
         Verdict::Pass => writeln!(out, "pass  {path}")?,
         Verdict::Fail(summary, detail) => {
             write!(out, "FAIL  {path}: {summary}")?;
-            if !judged.decisions.is_empty() {
+            if judged.on_decision() {
                 // Told apart: the program may follow the assignment and
                 // have decided differently where it is silent.
                 write!(
@@ -165,6 +168,16 @@ fn write_text(out: &mut dyn Write, path: &str, judged: &Judged) -> Result<(), Co
         Verdict::Skip(why) => writeln!(out, "skip  {path}: {why}")?,
     }
     Ok(())
+}
+
+impl Judged {
+    /// Whether the failure is blamed on a decision of the contract, not a
+    /// rule of the assignment: "decided differently", not "wrong".
+    fn on_decision(&self) -> bool {
+        self.blame.as_ref().is_some_and(|b| {
+            clause::find(b.clause).is_some_and(|c| c.kind == clause::Kind::Decision)
+        })
+    }
 }
 
 /// `text` with the five characters XML gives a meaning escaped.
@@ -226,7 +239,7 @@ fn write_junit(
                 match verdict {
                     Verdict::Pass => {}
                     Verdict::Fail(summary, detail) => {
-                        let message = if decisions.is_empty() {
+                        let message = if !judged.on_decision() {
                             (*summary).to_owned()
                         } else {
                             format!("{summary} (depends on this contract's decisions: {decisions})")
@@ -235,7 +248,7 @@ fn write_junit(
                             out,
                             r#"      <failure message="{}" type="{}">{}</failure>"#,
                             xml(&message),
-                            xml(summary),
+                            xml(judged.blame.as_ref().map_or(*summary, |b| b.clause)),
                             xml(detail)
                         )?;
                     }
@@ -291,9 +304,13 @@ fn write_json(
         let decisions: Vec<String> = judged.decisions.iter().map(|d| json(d)).collect();
         writeln!(
             out,
-            r#"    {{"path": {}, "verdict": "{verdict}", "reason": {}, "detail": {}, "decisions": [{}], "seconds": {:.3}}}{}"#,
+            r#"    {{"path": {}, "verdict": "{verdict}", "reason": {}, "clause": {}, "detail": {}, "decisions": [{}], "seconds": {:.3}}}{}"#,
             json(path),
             json(summary),
+            judged
+                .blame
+                .as_ref()
+                .map_or_else(|| "null".to_owned(), |b| json(b.clause)),
             json(&detail),
             decisions.join(", "),
             judged.took.as_secs_f64(),
@@ -315,6 +332,7 @@ fn judge(
     let judged = |verdict, decisions| Judged {
         verdict,
         decisions,
+        blame: None,
         took: started.elapsed(),
     };
     if let Some(why) = case::unreadable(path) {
@@ -337,11 +355,13 @@ fn judge(
         ));
     };
     // Only the contract's own game has clauses to name.
-    let decisions = if case.has_args {
-        Vec::new()
-    } else {
-        trace::decisions(&case.input, &trace::trace(&case.input))
-    };
+    let traced = (!case.has_args)
+        .then(|| trace::trace(&case.input))
+        .filter(|t| t.stdout == expected.stdout && t.code == expected.code);
+    let decisions = traced
+        .as_ref()
+        .map(|t| trace::decisions(&case.input, t))
+        .unwrap_or_default();
     let limits = Limits {
         timeout: opts.timeout,
         cap: expected
@@ -353,9 +373,19 @@ fn judge(
     let ran = run::run(command, &case.args, &case.input, limits);
     Ok(match report::compare(&expected, &ran) {
         None => judged(Verdict::Pass, decisions),
-        Some(detail) => judged(
-            Verdict::Fail(report::summary(&expected, &ran), detail),
-            decisions,
-        ),
+        Some(detail) => {
+            let blame = traced.as_ref().and_then(|t| {
+                fuzz::blame_with(&case.input, t, &expected, &ran, &|input, _| {
+                    run::run(command, &case.args, input, limits)
+                })
+            });
+            Judged {
+                blame,
+                ..judged(
+                    Verdict::Fail(report::summary(&expected, &ran), detail),
+                    decisions,
+                )
+            }
+        }
     })
 }

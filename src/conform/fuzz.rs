@@ -311,6 +311,20 @@ fn blame_of(
     expected: &Expected,
     ran: &Ran,
 ) -> Option<Blame> {
+    blame_with(input, trace, expected, ran, &|input, want| {
+        run_program(opts, want, input)
+    })
+}
+
+/// As [`blame_of`], for any way of running the program again (`check`
+/// runs it with a case's own limits).
+pub(crate) fn blame_with(
+    input: &[u8],
+    trace: &trace::Trace,
+    expected: &Expected,
+    ran: &Ran,
+    rerun: &dyn Fn(&[u8], &Expected) -> Ran,
+) -> Option<Blame> {
     report::compare(expected, ran)?;
     let end = run_end(expected, ran);
     let prefix = expected.stdout.starts_with(&ran.stdout);
@@ -325,7 +339,7 @@ fn blame_of(
             stdout: again.stdout.clone(),
             code: again.code,
         };
-        let second = run_program(opts, &want, &ended);
+        let second = rerun(&ended, &want);
         let second_end = run_end(&want, &second);
         if report::compare(&want, &second).is_none() {
             return Some(trace::blame(input, trace, &expected.stdout, RunEnd::Hung));
