@@ -578,6 +578,19 @@ fn subcommand_usage_errors_name_the_option_and_exit_2() {
             &["fuzz", "--program", "x", "--jobs", "100000000"],
             "--jobs: \"100000000\" is not a number from 0 to 256",
         ),
+        (&["cover"], "no PATH given"),
+        (
+            &["cover", "--format", "junit", "."],
+            "--format: \"junit\" is for check only: cover writes text or json",
+        ),
+        (
+            &["check", "--format=xml", "."],
+            "--format: \"xml\" is not text, json or junit",
+        ),
+        (
+            &["fuzz", "--program", "x", "--assignment-only=yes"],
+            "--assignment-only takes no value, but was given \"yes\"",
+        ),
     ];
     for (args, message) in cases {
         let out = Command::new(BIN).args(*args).output().expect("run");
@@ -593,7 +606,7 @@ fn subcommand_usage_errors_name_the_option_and_exit_2() {
 
 #[test]
 fn subcommand_help_wins_over_other_mistakes() {
-    for sub in ["check", "fuzz"] {
+    for sub in ["check", "fuzz", "cover"] {
         let out = Command::new(BIN)
             .args([sub, "--bogus", "-h"])
             .output()
