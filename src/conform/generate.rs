@@ -618,6 +618,16 @@ mod tests {
     }
 
     #[test]
+    fn assignment_only_sessions_depend_on_no_decision() {
+        use crate::conform::trace::{decisions, trace};
+        for index in 0..1000 {
+            let input = assignment_only(&case(&mut Rng::for_case(7, index)));
+            let found = decisions(&input, &trace(&input));
+            assert!(found.is_empty(), "case {index}: {found:?}");
+        }
+    }
+
+    #[test]
     fn same_seed_same_case() {
         let a: Vec<Vec<u8>> = (0..50).map(|i| case(&mut Rng::for_case(9, i))).collect();
         let b: Vec<Vec<u8>> = (0..50).map(|i| case(&mut Rng::for_case(9, i))).collect();
