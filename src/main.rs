@@ -37,6 +37,7 @@ fn main() -> ExitCode {
         Action::Version => return print(text::VERSION),
         Action::Check(options) => return conformed(conform::check(&options, &mut stdout())),
         Action::Fuzz(options) => return conformed(conform::fuzz(&options, &mut stdout())),
+        Action::Cover(options) => return conformed(conform::cover(&options, &mut stdout())),
     };
     let opponent = play.cpu.map(Cpu::opponent);
     if !play.plain && io::stdin().is_terminal() && terminal::available() {
@@ -92,16 +93,21 @@ fn stdout() -> io::StdoutLock<'static> {
     io::stdout().lock()
 }
 
-/// The exit code of `check` or `fuzz`: 0 all agreed, 1 not; a report that
-/// cannot be written is 1, as any failed write; a case or folder that
-/// cannot be read is 2, as a bad command line.
+/// The exit code of `check`, `fuzz` or `cover`: 0 all agreed, 1 not; a
+/// report that cannot be written is 1, as any failed write; a PATH given
+/// that cannot be read is 2, as a bad command line; anything else the kit
+/// cannot do (write --out, read a malformed case) is 1, with the reason.
 fn conformed(outcome: Result<Outcome, ConformError>) -> ExitCode {
     match outcome {
         Ok(outcome) => ExitCode::from(outcome.exit_code()),
         Err(ConformError::Report(e)) => failed(&SessionError::Write(e)),
-        Err(e) => {
+        Err(e @ (ConformError::Path { .. } | ConformError::NotACase(_))) => {
             complain(&e.to_string());
             ExitCode::from(USAGE_ERROR)
+        }
+        Err(e) => {
+            complain(&e.to_string());
+            ExitCode::from(FAILURE)
         }
     }
 }

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use super::args::{self, CliError, HELP, Spec, VERSION};
 use crate::conform::split::split;
-use crate::conform::{CheckOptions, FuzzOptions, Limit, MAX_JOBS, ReadArgs};
+use crate::conform::{CheckOptions, CoverOptions, Format, FuzzOptions, Limit, MAX_JOBS, ReadArgs};
 
 /// The longest time any option of the kit takes, in seconds: far beyond
 /// any real run, and small enough that adding it to the clock cannot
@@ -25,9 +25,17 @@ const CHECK: &[Spec] = &[
     Spec::valued("--program", "CMD"),
     Spec::valued("--timeout", "SECS"),
     Spec::valued("--jobs", "N"),
+    Spec::valued("--format", "FORMAT"),
     HELP,
     VERSION,
 ];
+
+/// The options of `cover`.
+const COVER: &[Spec] = &[Spec::valued("--format", "FORMAT"), HELP, VERSION];
+
+/// The shortest `--timeout`: below it no program could even start, and a
+/// run would report every case as hung.
+const MIN_TIMEOUT: Duration = Duration::from_millis(1);
 
 /// The options of `fuzz`.
 const FUZZ: &[Spec] = &[
@@ -38,6 +46,7 @@ const FUZZ: &[Spec] = &[
     Spec::valued("--out", "DIR"),
     Spec::valued("--timeout", "SECS"),
     Spec::valued("--jobs", "N"),
+    Spec::flag("--assignment-only"),
     HELP,
     VERSION,
 ];
@@ -49,6 +58,8 @@ pub enum Sub {
     Check,
     /// `fuzz`.
     Fuzz,
+    /// `cover`.
+    Cover,
 }
 
 impl Sub {
@@ -57,6 +68,7 @@ impl Sub {
         match name.to_str()? {
             "check" => Some(Sub::Check),
             "fuzz" => Some(Sub::Fuzz),
+            "cover" => Some(Sub::Cover),
             _ => None,
         }
     }
@@ -66,6 +78,7 @@ impl Sub {
         match self {
             Sub::Check => "check",
             Sub::Fuzz => "fuzz",
+            Sub::Cover => "cover",
         }
     }
 
@@ -74,6 +87,7 @@ impl Sub {
         match self {
             Sub::Check => "gomoku-mist check",
             Sub::Fuzz => "gomoku-mist fuzz",
+            Sub::Cover => "gomoku-mist cover",
         }
     }
 
@@ -82,6 +96,7 @@ impl Sub {
         match self {
             Sub::Check => CHECK_HELP,
             Sub::Fuzz => FUZZ_HELP,
+            Sub::Cover => COVER_HELP,
         }
     }
 
@@ -89,6 +104,7 @@ impl Sub {
         match self {
             Sub::Check => CHECK,
             Sub::Fuzz => FUZZ,
+            Sub::Cover => COVER,
         }
     }
 }
@@ -100,6 +116,8 @@ pub enum Parsed {
     Check(CheckOptions),
     /// Run `fuzz`.
     Fuzz(FuzzOptions),
+    /// Run `cover`.
+    Cover(CoverOptions),
 }
 
 /// Reads the arguments after `check` or `fuzz`; `read_args` is how the
@@ -128,6 +146,16 @@ pub fn parse(sub: Sub, args: &[OsString], read_args: ReadArgs) -> Result<Parsed,
         .value("--timeout")
         .map(|v| seconds(v, "--timeout"))
         .transpose()?;
+    if let (Some(t), Some(value)) = (timeout, given.value("--timeout")) {
+        if t < MIN_TIMEOUT {
+            return Err(CliError::BadValue {
+                option: "--timeout",
+                value: value.to_owned(),
+                problem: "is below a millisecond: no program starts that fast",
+            });
+        }
+    }
+    let format = given.value("--format").map(format).transpose()?;
     let jobs = match given.value("--jobs").map(jobs).transpose()? {
         // A run spends much of its time starting and waiting on pipes, so
         // one per core leaves the cores idle part of the time (measured:
@@ -147,6 +175,27 @@ pub fn parse(sub: Sub, args: &[OsString], read_args: ReadArgs) -> Result<Parsed,
                 paths: given.arguments.iter().map(PathBuf::from).collect(),
                 timeout: timeout.unwrap_or(Duration::from_secs(10)),
                 jobs,
+                read_args,
+                format: format.unwrap_or(Format::Text),
+            }))
+        }
+        Sub::Cover => {
+            if given.arguments.is_empty() {
+                return Err(CliError::MissingArgument("PATH"));
+            }
+            let format = match format {
+                Some(Format::Junit) => {
+                    return Err(CliError::BadValue {
+                        option: "--format",
+                        value: "junit".into(),
+                        problem: "is for check only: cover writes text or json",
+                    });
+                }
+                other => other.unwrap_or(Format::Text),
+            };
+            Ok(Parsed::Cover(CoverOptions {
+                paths: given.arguments.iter().map(PathBuf::from).collect(),
+                format,
                 read_args,
             }))
         }
@@ -182,8 +231,22 @@ pub fn parse(sub: Sub, args: &[OsString], read_args: ReadArgs) -> Result<Parsed,
                 timeout: timeout.unwrap_or(Duration::from_secs(5)),
                 jobs,
                 shrink_budget: 3000,
+                assignment_only: given.flag("--assignment-only"),
             }))
         }
+    }
+}
+
+fn format(value: &OsStr) -> Result<Format, CliError> {
+    match value.to_str() {
+        Some("text") => Ok(Format::Text),
+        Some("json") => Ok(Format::Json),
+        Some("junit") => Ok(Format::Junit),
+        _ => Err(CliError::BadValue {
+            option: "--format",
+            value: value.to_owned(),
+            problem: "is not text, json or junit",
+        }),
     }
 }
 
@@ -234,7 +297,8 @@ fn clock_seed() -> u64 {
 
 /// `gomoku-mist check --help`.
 pub const CHECK_HELP: &str = "\
-Usage: gomoku-mist check [--program CMD] [--timeout SECS] [--jobs N] PATH...
+Usage: gomoku-mist check [--program CMD] [--timeout SECS] [--jobs N]
+                         [--format FORMAT] PATH...
 
 Runs every NAME.in under each PATH (a folder, searched recursively, or one
 .in file) through a program, and compares its stdout, byte for byte, and
@@ -243,19 +307,26 @@ this program does is expected. A case with NAME.args (this program's
 options, one a line) is skipped for any other program; so is one whose
 .args run check or fuzz, and one that uses --cpu without --cpu-nodes but
 lacks NAME.out or NAME.code (the computer's moves would depend on the
-machine).
+machine). So is a NAME.in that is not a plain file (a FIFO, a device), and
+a case whose expected output the reference cannot work out in time.
 
 Prints one line per case (pass, FAIL or skip), where each failure differs,
-and `N passed, M failed` (`, K skipped`). Exit code 0 if all pass, 1 if
-not, 2 for a bad command line.
+and `N passed, M failed` (`, K skipped`). A failure whose expected output
+depends on a decision of the contract (where the assignment is silent:
+end of input, a last line without a newline, odd bytes, ...) names it, so
+\"wrong\" and \"decided differently\" can be told apart. Exit code 0 if all
+pass, 1 if one fails or none was checked at all, 2 for a bad command line.
 
 Options:
   --program CMD    the program to check, with its arguments, split like a
                    shell would (quotes work) and run without one
                    [default: this program]
-  --timeout SECS   kill a run still going after this long [default: 10]
+  --timeout SECS   kill a run still going after this long, at least 0.001
+                   [default: 10]
   --jobs N         cases run at once, at most 256 [default: twice the
                    number of cores]
+  --format FORMAT  text, junit (JUnit XML, for CI servers) or json
+                   [default: text]
   -h, --help       print this help
   -V, --version    print the version
 ";
@@ -264,16 +335,22 @@ Options:
 pub const FUZZ_HELP: &str = "\
 Usage: gomoku-mist fuzz --program CMD [--seed N] [--time SECS | --cases N]
                         [--out DIR] [--timeout SECS] [--jobs N]
+                        [--assignment-only]
 
 Makes random sessions aimed at where implementations break (wins along
 edges and in corners, overlines, a full board, near-miss commands and
 points, odd bytes, long lines, no final newline, no `term`), and compares
-the program's stdout and exit code with this program's. The first
-disagreement is shrunk to a small input, shown, and written to DIR as
-NAME.in, NAME.out and NAME.code, ready for `gomoku-mist check`.
+the program's stdout and exit code with this program's, for the whole
+budget. Each disagreement is named by the clause of the contract it
+breaks (the ids in brackets in the contract) and the situation it broke
+in; one case of each group is shrunk, shown and written to DIR as
+NAME.in, NAME.out and NAME.code, ready for `gomoku-mist check`. Groups of
+the assignment's rules come first, then this contract's decisions. The
+last line is `N failures in K groups: A of the assignment's rules, D of
+this contract's decisions`, or `0 failures`.
 
-Exit code 0 if nothing disagrees, 1 if something does, 2 for a bad command
-line.
+Exit code 0 if nothing disagrees, 1 if something does (or no case ran, or
+DIR cannot be written), 2 for a bad command line.
 
 Options:
   --program CMD    the program to test (required), split like a shell
@@ -281,10 +358,36 @@ Options:
   --seed N         the same seed makes the same cases [default: from the clock]
   --cases N        stop after N cases [default: 1000]
   --time SECS      stop after this long instead
-  --out DIR        where a failing case is written [default: fuzz-failures]
-  --timeout SECS   kill a run still going after this long [default: 5]
+  --out DIR        where failing cases are written [default: fuzz-failures]
+  --timeout SECS   kill a run still going after this long, at least 0.001
+                   [default: 5]
   --jobs N         cases run at once, at most 256 [default: twice the
                    number of cores]
+  --assignment-only
+                   only sessions no decision of the contract affects: each
+                   ends with `term` or the game's end, every line with a
+                   newline, and holds only bytes the assignment speaks of
+  -h, --help       print this help
+  -V, --version    print the version
+";
+
+/// `gomoku-mist cover --help`.
+pub const COVER_HELP: &str = "\
+Usage: gomoku-mist cover [--format FORMAT] PATH...
+
+Runs every NAME.in under each PATH (a folder, searched recursively, or one
+.in file) through this program's reference, records what happened (which
+replies, which kinds of invalid line, wins in which direction and on
+which edge, the hole cut by which edge, how the session ended, ...), and
+prints a table of scenarios, each tied to a clause of the contract: the
+first case that covers it, or an input that would. The last line is
+`covered X of Y scenarios`. Cases with NAME.args are not counted.
+
+Exit code 0 if every scenario is covered, 1 if one is not (or no case
+was read), 2 for a bad command line.
+
+Options:
+  --format FORMAT  text or json [default: text]
   -h, --help       print this help
   -V, --version    print the version
 ";

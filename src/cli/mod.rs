@@ -23,7 +23,7 @@
 //! - [`args`]: the rules above, for any table of options: the leaf every
 //!   command's options build on (the conformance kit's too).
 //! - [`play`]: the game's options and help.
-//! - [`kit`]: the options and help of `check` and `fuzz`.
+//! - [`kit`]: the options and help of `check`, `fuzz` and `cover`.
 //!
 //! This module only sends the line to the command it names, so it is the
 //! one place that knows every command: it sits above the shells it starts.
@@ -39,7 +39,7 @@ use thiserror::Error;
 pub use args::{CliError, Spec};
 pub use play::Play;
 
-use crate::conform::{CheckOptions, FuzzOptions, Setup};
+use crate::conform::{CheckOptions, CoverOptions, FuzzOptions, Setup};
 use crate::controller::text;
 use args::{Early, early};
 use kit::{Parsed, Sub};
@@ -58,6 +58,9 @@ pub enum Action {
     /// Compare a program with this one on random sessions:
     /// `gomoku-mist fuzz`.
     Fuzz(FuzzOptions),
+    /// Tell which scenarios a folder of cases exercises:
+    /// `gomoku-mist cover`.
+    Cover(CoverOptions),
 }
 
 /// A command line that cannot be followed, and the command it was for.
@@ -103,6 +106,7 @@ where
         Some(sub) => match kit::parse(sub, args, setup) {
             Ok(Parsed::Check(options)) => Ok(Action::Check(options)),
             Ok(Parsed::Fuzz(options)) => Ok(Action::Fuzz(options)),
+            Ok(Parsed::Cover(options)) => Ok(Action::Cover(options)),
             Err(error) => Err(error),
         },
     };
@@ -123,7 +127,7 @@ pub fn setup(args: &[OsString]) -> Setup {
         Ok(Action::Version) => Setup::Print(text::VERSION),
         // A case does not run the kit itself; a usage error's message goes
         // to stderr, which is not compared.
-        Ok(Action::Check(_) | Action::Fuzz(_)) | Err(_) => Setup::Refuse,
+        Ok(Action::Check(_) | Action::Fuzz(_) | Action::Cover(_)) | Err(_) => Setup::Refuse,
     }
 }
 

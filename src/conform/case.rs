@@ -8,6 +8,9 @@ use std::ffi::OsString;
 use std::fs;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::thread;
+use std::time::Duration;
 
 use super::{ConformError, Expected, ReadArgs, Setup, reference};
 
@@ -79,6 +82,37 @@ impl Case {
         }
     }
 
+    /// As [`Case::expected`], but `None` if the reference has not worked
+    /// it out within `timeout`: a computer given a huge `--cpu-nodes` would
+    /// otherwise think for hours. Its thinking is also bounded by
+    /// `timeout` a move, so the thread left behind ends soon after.
+    pub fn expected_within(&self, read_args: ReadArgs, timeout: Duration) -> Option<Expected> {
+        if let (Some(stdout), Some(code)) = (&self.out, self.code) {
+            return Some(Expected {
+                stdout: stdout.clone(),
+                code,
+            });
+        }
+        let case = self.clone();
+        let (send, receive) = mpsc::channel();
+        thread::spawn(move || {
+            let mut setup = if case.args.is_empty() {
+                Setup::contract()
+            } else {
+                read_args(&case.args)
+            };
+            if let Setup::Play { cpu: Some(cpu), .. } = &mut setup {
+                cpu.time = Some(cpu.time.map_or(timeout, |t| t.min(timeout)));
+            }
+            let own = reference(setup, &case.input);
+            let _ = send.send(Expected {
+                stdout: case.out.clone().unwrap_or(own.stdout),
+                code: case.code.unwrap_or(own.code),
+            });
+        });
+        receive.recv_timeout(timeout).ok()
+    }
+
     /// Whether `.args` gives the option `name`, as `name` or `name=...`.
     fn has_option(&self, name: &str) -> bool {
         self.args.iter().any(|arg| {
@@ -135,6 +169,28 @@ fn walk(folder: &Path, found: &mut Vec<PathBuf>) -> Result<(), ConformError> {
         }
     }
     Ok(())
+}
+
+/// The largest `.in` file read: a case is a session typed or generated,
+/// and reading a bigger one could exhaust memory.
+pub const MAX_INPUT: u64 = 1 << 30;
+
+/// Why the files of the case whose `.in` file is `path` cannot be read
+/// safely, if they cannot: a FIFO would block the reader for ever, a
+/// device (a link to `/dev/zero`) never ends, and a huge file fills
+/// memory.
+pub fn unreadable(path: &Path) -> Option<&'static str> {
+    for extension in ["in", "out", "code", "args"] {
+        let file = path.with_extension(extension);
+        match fs::metadata(&file) {
+            Ok(meta) if !meta.is_file() => {
+                return Some("not a plain file (a FIFO, a device or a link to one)");
+            }
+            Ok(meta) if meta.len() > MAX_INPUT => return Some("larger than 1 GiB"),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Reads the case whose `.in` file is `path`.

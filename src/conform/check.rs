@@ -3,15 +3,17 @@
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::run::{self, Limits};
-use super::{ConformError, Outcome, case, report};
+use super::trace::Blame;
+use super::{ConformError, Format, Outcome, case, clause, fuzz, report, trace};
 
 /// Output above this many times the expected size (and at least
 /// [`MIN_CAP`]) is cut off: no correct program comes near it.
@@ -32,17 +34,32 @@ pub struct CheckOptions {
     pub jobs: usize,
     /// How the reference reads a case's `.args`.
     pub read_args: super::ReadArgs,
+    /// How the report is written.
+    pub format: Format,
 }
 
-/// How one case came out: its report line(s), and whether it passed.
+/// How one case came out.
 enum Verdict {
     Pass,
-    Fail(String),
+    /// The one-word summary and the detail (a diff).
+    Fail(&'static str, String),
     Skip(&'static str),
 }
 
+/// One case's verdict, with what a report shows beside it.
+struct Judged {
+    verdict: Verdict,
+    /// The decisions of the contract its expected output depends on.
+    decisions: Vec<&'static str>,
+    /// For a failing case of the contract's game: the clause it breaks.
+    blame: Option<Blame>,
+    /// How long it took.
+    took: Duration,
+}
+
 /// Runs every case and writes one line per case, a diff for each failure
-/// and a summary line `N passed, M failed[, K skipped]`.
+/// and a summary line `N passed, M failed[, K skipped]` (text), or the
+/// same as JUnit XML or JSON.
 ///
 /// # Errors
 ///
@@ -60,6 +77,8 @@ pub fn check(opts: &CheckOptions, out: &mut dyn Write) -> Result<Outcome, Confor
     let next = AtomicUsize::new(0);
     let (send, verdicts) = mpsc::channel();
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
+    let mut all = Vec::new();
+    let text = opts.format == Format::Text;
     thread::scope(|scope| -> Result<(), ConformError> {
         for _ in 0..opts.jobs.max(1).min(paths.len().max(1)) {
             let send = send.clone();
@@ -81,38 +100,226 @@ pub fn check(opts: &CheckOptions, out: &mut dyn Write) -> Result<Outcome, Confor
         let mut printed = 0;
         for (index, verdict) in verdicts {
             waiting.insert(index, verdict);
-            while let Some(verdict) = waiting.remove(&printed) {
-                let path = paths[printed].display();
-                match verdict? {
-                    Verdict::Pass => {
-                        passed += 1;
-                        writeln!(out, "pass  {path}")?;
-                    }
-                    Verdict::Fail(detail) => {
-                        failed += 1;
-                        write!(out, "FAIL  {path}{detail}")?;
-                    }
-                    Verdict::Skip(why) => {
-                        skipped += 1;
-                        writeln!(out, "skip  {path}: {why}")?;
-                    }
+            while let Some(judged) = waiting.remove(&printed) {
+                let judged: Judged = judged?;
+                let path = report::shown_path(&paths[printed]);
+                match &judged.verdict {
+                    Verdict::Pass => passed += 1,
+                    Verdict::Fail(..) => failed += 1,
+                    Verdict::Skip(_) => skipped += 1,
+                }
+                if text {
+                    write_text(out, &path, &judged)?;
+                } else {
+                    all.push((path, judged));
                 }
                 printed += 1;
             }
         }
         Ok(())
     })?;
-    write!(out, "{passed} passed, {failed} failed")?;
-    if skipped > 0 {
-        write!(out, ", {skipped} skipped")?;
+    let checked = passed + failed;
+    match opts.format {
+        Format::Text => {
+            if checked == 0 {
+                writeln!(
+                    out,
+                    "nothing was checked: {}",
+                    if paths.is_empty() {
+                        "no case found"
+                    } else {
+                        "every case was skipped"
+                    }
+                )?;
+            }
+            write!(out, "{passed} passed, {failed} failed")?;
+            if skipped > 0 {
+                write!(out, ", {skipped} skipped")?;
+            }
+            writeln!(out)?;
+        }
+        Format::Junit => write_junit(out, &all, (passed, failed, skipped))?,
+        Format::Json => write_json(out, &all, (passed, failed, skipped))?,
     }
-    writeln!(out)?;
     out.flush()?;
-    Ok(if failed == 0 {
+    Ok(if failed == 0 && checked > 0 {
         Outcome::Passed
     } else {
         Outcome::Failed
     })
+}
+
+fn write_text(out: &mut dyn Write, path: &str, judged: &Judged) -> Result<(), ConformError> {
+    match &judged.verdict {
+        Verdict::Pass => writeln!(out, "pass  {path}")?,
+        Verdict::Fail(summary, detail) => {
+            write!(out, "FAIL  {path}: {summary}")?;
+            if judged.on_decision() {
+                // Told apart: the program may follow the assignment and
+                // have decided differently where it is silent.
+                write!(
+                    out,
+                    " (depends on this contract's decisions: {})",
+                    judged.decisions.join(", ")
+                )?;
+            }
+            write!(out, "\n{detail}")?;
+        }
+        Verdict::Skip(why) => writeln!(out, "skip  {path}: {why}")?,
+    }
+    Ok(())
+}
+
+impl Judged {
+    /// Whether the failure is blamed on a decision of the contract, not a
+    /// rule of the assignment: "decided differently", not "wrong".
+    fn on_decision(&self) -> bool {
+        self.blame.as_ref().is_some_and(|b| {
+            clause::find(b.clause).is_some_and(|c| c.kind == clause::Kind::Decision)
+        })
+    }
+}
+
+/// `text` with the five characters XML gives a meaning escaped.
+fn xml(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            // Reports escape control bytes already; this keeps any other
+            // out of the XML, where they are not allowed.
+            c if c.is_control() && c != '\n' && c != '\t' => {
+                out.extend(c.escape_default());
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn write_junit(
+    out: &mut dyn Write,
+    all: &[(String, Judged)],
+    (passed, failed, skipped): (usize, usize, usize),
+) -> Result<(), ConformError> {
+    let tests = passed + failed + skipped;
+    let time: f64 = all.iter().map(|(_, j)| j.took.as_secs_f64()).sum();
+    writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
+    writeln!(
+        out,
+        r#"<testsuites name="gomoku-mist check" tests="{tests}" failures="{failed}" skipped="{skipped}" errors="0" time="{time:.3}">"#
+    )?;
+    writeln!(
+        out,
+        r#"  <testsuite name="gomoku-mist check" tests="{tests}" failures="{failed}" skipped="{skipped}" errors="0" time="{time:.3}">"#
+    )?;
+    for (path, judged) in all {
+        write!(
+            out,
+            r#"    <testcase classname="gomoku-mist.check" name="{}" time="{:.3}""#,
+            xml(path),
+            judged.took.as_secs_f64()
+        )?;
+        let decisions = judged.decisions.join(", ");
+        match &judged.verdict {
+            Verdict::Pass if decisions.is_empty() => writeln!(out, "/>")?,
+            verdict => {
+                writeln!(out, ">")?;
+                if !decisions.is_empty() {
+                    writeln!(
+                        out,
+                        r#"      <properties><property name="decisions" value="{}"/></properties>"#,
+                        xml(&decisions)
+                    )?;
+                }
+                match verdict {
+                    Verdict::Pass => {}
+                    Verdict::Fail(summary, detail) => {
+                        let message = if !judged.on_decision() {
+                            (*summary).to_owned()
+                        } else {
+                            format!("{summary} (depends on this contract's decisions: {decisions})")
+                        };
+                        writeln!(
+                            out,
+                            r#"      <failure message="{}" type="{}">{}</failure>"#,
+                            xml(&message),
+                            xml(judged.blame.as_ref().map_or(*summary, |b| b.clause)),
+                            xml(detail)
+                        )?;
+                    }
+                    Verdict::Skip(why) => {
+                        writeln!(out, r#"      <skipped message="{}"/>"#, xml(why))?;
+                    }
+                }
+                writeln!(out, "    </testcase>")?;
+            }
+        }
+    }
+    writeln!(out, "  </testsuite>")?;
+    writeln!(out, "</testsuites>")?;
+    Ok(())
+}
+
+/// `text` as a JSON string, quotes included.
+pub fn json(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if u32::from(c) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn write_json(
+    out: &mut dyn Write,
+    all: &[(String, Judged)],
+    (passed, failed, skipped): (usize, usize, usize),
+) -> Result<(), ConformError> {
+    writeln!(out, "{{")?;
+    writeln!(
+        out,
+        r#"  "passed": {passed}, "failed": {failed}, "skipped": {skipped},"#
+    )?;
+    writeln!(out, r#"  "cases": ["#)?;
+    for (i, (path, judged)) in all.iter().enumerate() {
+        let (verdict, summary, detail) = match &judged.verdict {
+            Verdict::Pass => ("pass", "", String::new()),
+            Verdict::Fail(summary, detail) => ("fail", *summary, detail.clone()),
+            Verdict::Skip(why) => ("skip", *why, String::new()),
+        };
+        let decisions: Vec<String> = judged.decisions.iter().map(|d| json(d)).collect();
+        writeln!(
+            out,
+            r#"    {{"path": {}, "verdict": "{verdict}", "reason": {}, "clause": {}, "detail": {}, "decisions": [{}], "seconds": {:.3}}}{}"#,
+            json(path),
+            json(summary),
+            judged
+                .blame
+                .as_ref()
+                .map_or_else(|| "null".to_owned(), |b| json(b.clause)),
+            json(&detail),
+            decisions.join(", "),
+            judged.took.as_secs_f64(),
+            if i + 1 < all.len() { "," } else { "" }
+        )?;
+    }
+    writeln!(out, "  ]")?;
+    writeln!(out, "}}")?;
+    Ok(())
 }
 
 fn judge(
@@ -120,15 +327,41 @@ fn judge(
     command: &[OsString],
     ours: bool,
     opts: &CheckOptions,
-) -> Result<Verdict, ConformError> {
+) -> Result<Judged, ConformError> {
+    let started = Instant::now();
+    let judged = |verdict, decisions| Judged {
+        verdict,
+        decisions,
+        blame: None,
+        took: started.elapsed(),
+    };
+    if let Some(why) = case::unreadable(path) {
+        return Ok(judged(Verdict::Skip(why), Vec::new()));
+    }
     let case = case::read(path)?;
     if case.has_args && !ours {
-        return Ok(Verdict::Skip("has .args: options are this program's own"));
+        return Ok(judged(
+            Verdict::Skip("has .args: options are this program's own"),
+            Vec::new(),
+        ));
     }
     if let Some(why) = case.not_run() {
-        return Ok(Verdict::Skip(why));
+        return Ok(judged(Verdict::Skip(why), Vec::new()));
     }
-    let expected = case.expected(opts.read_args);
+    let Some(expected) = case.expected_within(opts.read_args, opts.timeout) else {
+        return Ok(judged(
+            Verdict::Skip("the reference did not finish within --timeout: give .out and .code"),
+            Vec::new(),
+        ));
+    };
+    // Only the contract's own game has clauses to name.
+    let traced = (!case.has_args)
+        .then(|| trace::trace(&case.input))
+        .filter(|t| t.stdout == expected.stdout && t.code == expected.code);
+    let decisions = traced
+        .as_ref()
+        .map(|t| trace::decisions(&case.input, t))
+        .unwrap_or_default();
     let limits = Limits {
         timeout: opts.timeout,
         cap: expected
@@ -139,7 +372,20 @@ fn judge(
     };
     let ran = run::run(command, &case.args, &case.input, limits);
     Ok(match report::compare(&expected, &ran) {
-        None => Verdict::Pass,
-        Some(detail) => Verdict::Fail(format!(": {}\n{detail}", report::summary(&expected, &ran))),
+        None => judged(Verdict::Pass, decisions),
+        Some(detail) => {
+            let blame = traced.as_ref().and_then(|t| {
+                fuzz::blame_with(&case.input, t, &expected, &ran, &|input, _| {
+                    run::run(command, &case.args, input, limits)
+                })
+            });
+            Judged {
+                blame,
+                ..judged(
+                    Verdict::Fail(report::summary(&expected, &ran), detail),
+                    decisions,
+                )
+            }
+        }
     })
 }

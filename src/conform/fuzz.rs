@@ -1,12 +1,17 @@
 //! `fuzz`: random sessions through a program and through the reference,
-//! in parallel, until they disagree; then the disagreement is shrunk,
-//! shown and written as a case for `check`.
+//! in parallel, for the whole budget. Every disagreement is blamed on the
+//! clause of the contract it breaks and the situation it broke in
+//! ([`trace::blame`]); one case of each group is shrunk (keeping it in its
+//! group, so a hang at end of input cannot swallow a missed win), shown
+//! and written as a case for `check`. Groups of the assignment's rules
+//! come first, then this contract's decisions.
 //!
 //! Case `i` of seed `s` is always the same input, whichever thread makes
-//! it, and the disagreement reported is the one of lowest number: with
-//! `--cases`, the same seed gives the same run. The reference runs
+//! it, and each group is shown by its case of lowest number: with
+//! `--cases`, the same seed gives the same report. The reference runs
 //! in-process, so a case costs about one process start.
 
+use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
@@ -15,8 +20,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::clause::{self, Kind};
 use super::run::{self, End, Limits, Ran};
-use super::{ConformError, Expected, Outcome, Setup, case, generate, reference, report};
+use super::trace::{self, Blame, RunEnd};
+use super::{ConformError, Expected, Outcome, case, generate, report};
 use crate::rng::Rng;
 
 /// Output above this many times the expected size (and at least
@@ -53,8 +60,12 @@ pub struct FuzzOptions {
     pub timeout: Duration,
     /// How many cases run at once.
     pub jobs: usize,
-    /// At most this many runs are spent shrinking.
+    /// At most this many runs are spent shrinking each group's case.
     pub shrink_budget: usize,
+    /// Only sessions whose expected output no decision of the contract
+    /// affects: each ends with `term` or the game's end, every line with
+    /// `\n`, and holds only bytes the assignment speaks of.
+    pub assignment_only: bool,
 }
 
 /// Time spent, summed over the workers.
@@ -85,31 +96,69 @@ fn workers(opts: &FuzzOptions) -> usize {
     }
 }
 
-/// The first disagreement found.
-struct Found {
+/// One group of disagreements: the same clause broken in the same
+/// situation.
+struct Group {
+    blame: Blame,
+    /// How many cases fell in it.
+    count: u64,
+    /// Its case of lowest number, and that case's input.
     index: u64,
     input: Vec<u8>,
 }
 
-/// Runs random cases until one disagrees or the limit is reached; shrinks
-/// and reports a disagreement.
+/// The key that orders groups: rules before decisions, then the clause
+/// table's order, then the situation.
+type Key = (Kind, usize, &'static str, &'static str);
+
+fn key(blame: &Blame) -> Key {
+    let kind = clause::find(blame.clause).map_or(Kind::Rule, |c| c.kind);
+    (
+        kind,
+        clause::rank(blame.clause),
+        blame.clause,
+        blame.situation,
+    )
+}
+
+/// Case `index` of the run: the same seed and index, the same bytes.
+fn make_case(opts: &FuzzOptions, index: u64) -> Vec<u8> {
+    let input = generate::case(&mut Rng::for_case(opts.seed, index));
+    if opts.assignment_only {
+        generate::assignment_only(&input)
+    } else {
+        input
+    }
+}
+
+/// Runs random cases for the whole budget, groups the disagreements by
+/// the clause they break, shrinks one case of each group and reports them.
 ///
 /// # Errors
 ///
-/// [`ConformError`] if the report or the failing case cannot be written.
+/// [`ConformError`] if the report or a failing case cannot be written.
 pub fn fuzz(opts: &FuzzOptions, out: &mut dyn Write) -> Result<Outcome, ConformError> {
     let shown = shown_command(&opts.program);
-    writeln!(out, "fuzzing {shown} with seed {}", opts.seed)?;
+    writeln!(
+        out,
+        "fuzzing {shown} with seed {}{}",
+        opts.seed,
+        if opts.assignment_only {
+            ", the assignment's rules only"
+        } else {
+            ""
+        }
+    )?;
     out.flush()?;
     let start = Instant::now();
     let next = AtomicU64::new(0);
-    let first_bad = AtomicU64::new(u64::MAX);
-    let found: Mutex<Option<Found>> = Mutex::new(None);
+    let groups: Mutex<BTreeMap<Key, Group>> = Mutex::new(BTreeMap::new());
+    let cannot_start: Mutex<Option<String>> = Mutex::new(None);
     let mut spent = Spent::default();
     let count = workers(opts);
     thread::scope(|scope| {
         let workers: Vec<_> = (0..count)
-            .map(|_| scope.spawn(|| worker(opts, start, &next, &first_bad, &found)))
+            .map(|_| scope.spawn(|| worker(opts, start, &next, &groups, &cannot_start)))
             .collect();
         for w in workers {
             if let Ok(s) = w.join() {
@@ -133,15 +182,55 @@ pub fn fuzz(opts: &FuzzOptions, out: &mut dyn Write) -> Result<Outcome, ConformE
         percent(spent.reference),
         percent(spent.program),
     )?;
-    let found = found
+    let cannot_start = cannot_start
         .into_inner()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let Some(found) = found else {
+    if let Some(why) = cannot_start {
+        // Nothing to shrink: no input would make it start.
+        writeln!(out, "cannot start the program: {why}")?;
+        out.flush()?;
+        return Ok(Outcome::Failed);
+    }
+    if spent.cases == 0 {
+        writeln!(out, "no case was run: nothing was checked")?;
+        out.flush()?;
+        return Ok(Outcome::Failed);
+    }
+    let groups = groups
+        .into_inner()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if groups.is_empty() {
         writeln!(out, "no disagreement")?;
+        writeln!(out, "0 failures")?;
         out.flush()?;
         return Ok(Outcome::Passed);
-    };
-    report_found(opts, &found, out)?;
+    }
+    writeln!(
+        out,
+        "{} groups of disagreements; shrinking one case of each",
+        groups.len()
+    )?;
+    let (mut failures, mut rules, mut decisions) = (0, 0, 0);
+    for (number, (key, group)) in groups.iter().enumerate() {
+        failures += group.count;
+        match key.0 {
+            Kind::Rule => rules += 1,
+            Kind::Decision => decisions += 1,
+        }
+        report_group(opts, number + 1, group, out)?;
+    }
+    writeln!(
+        out,
+        "\nrun them again with: gomoku-mist check --program {} {}",
+        quote(&shown_command(&opts.program)),
+        quote(&opts.out_dir.to_string_lossy()),
+    )?;
+    writeln!(
+        out,
+        "{failures} failures in {} groups: {rules} of the assignment's rules, {decisions} of this contract's decisions",
+        groups.len()
+    )?;
+    out.flush()?;
     Ok(Outcome::Failed)
 }
 
@@ -149,16 +238,12 @@ fn worker(
     opts: &FuzzOptions,
     start: Instant,
     next: &AtomicU64,
-    first_bad: &AtomicU64,
-    found: &Mutex<Option<Found>>,
+    groups: &Mutex<BTreeMap<Key, Group>>,
+    cannot_start: &Mutex<Option<String>>,
 ) -> Spent {
     let mut spent = Spent::default();
     loop {
         let index = next.fetch_add(1, Ordering::Relaxed);
-        // Cases after a known disagreement cannot change the report.
-        if index >= first_bad.load(Ordering::Relaxed) {
-            break;
-        }
         let go_on = match opts.limit {
             Limit::Cases(n) => index < n,
             Limit::Time(t) => start.elapsed() < t,
@@ -167,9 +252,13 @@ fn worker(
             break;
         }
         let t0 = Instant::now();
-        let input = generate::case(&mut Rng::for_case(opts.seed, index));
+        let input = make_case(opts, index);
         let t1 = Instant::now();
-        let expected = reference(Setup::contract(), &input);
+        let trace = trace::trace(&input);
+        let expected = Expected {
+            stdout: trace.stdout.clone(),
+            code: trace.code,
+        };
         let t2 = Instant::now();
         let ran = run_program(opts, &expected, &input);
         let t3 = Instant::now();
@@ -177,17 +266,116 @@ fn worker(
         spent.generating += t1 - t0;
         spent.reference += t2 - t1;
         spent.program += t3 - t2;
-        if report::compare(&expected, &ran).is_some() {
-            first_bad.fetch_min(index, Ordering::Relaxed);
-            let mut slot = found
+        if let End::CannotStart(why) = &ran.end {
+            let mut slot = cannot_start
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
-            if slot.as_ref().is_none_or(|f| f.index > index) {
-                *slot = Some(Found { index, input });
-            }
+            slot.get_or_insert_with(|| why.clone());
+            break;
+        }
+        let Some(blame) = blame_of(opts, &input, &trace, &expected, &ran) else {
+            continue;
+        };
+        let mut groups = groups
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let group = groups.entry(key(&blame)).or_insert_with(|| Group {
+            blame: blame.clone(),
+            count: 0,
+            index,
+            input: input.clone(),
+        });
+        group.count += 1;
+        // The case of lowest number stands for the group, whichever
+        // worker found it first: the same seed, the same report.
+        if index < group.index {
+            group.index = index;
+            group.input = input;
+            group.blame = blame;
         }
     }
     spent
+}
+
+/// Why `ran` disagrees with the reference, or `None` if it agrees.
+///
+/// A program that hangs shows nothing it buffered, so its first wrong
+/// byte may be a reply it never flushed. Such a run is tried once more
+/// with `term` after the input: if it then agrees, the end of input was
+/// the trouble; if it then disagrees, that disagreement is the one to
+/// blame.
+fn blame_of(
+    opts: &FuzzOptions,
+    input: &[u8],
+    trace: &trace::Trace,
+    expected: &Expected,
+    ran: &Ran,
+) -> Option<Blame> {
+    blame_with(input, trace, expected, ran, &|input, want| {
+        run_program(opts, want, input)
+    })
+}
+
+/// As [`blame_of`], for any way of running the program again (`check`
+/// runs it with a case's own limits).
+pub(crate) fn blame_with(
+    input: &[u8],
+    trace: &trace::Trace,
+    expected: &Expected,
+    ran: &Ran,
+    rerun: &dyn Fn(&[u8], &Expected) -> Ran,
+) -> Option<Blame> {
+    report::compare(expected, ran)?;
+    let end = run_end(expected, ran);
+    let prefix = expected.stdout.starts_with(&ran.stdout);
+    if end == RunEnd::Hung && prefix && trace.stop != trace::Stop::Term {
+        let mut ended = input.to_vec();
+        if !ended.is_empty() && !ended.ends_with(b"\n") {
+            ended.push(b'\n');
+        }
+        ended.extend_from_slice(b"term\n");
+        let again = trace::trace(&ended);
+        let want = Expected {
+            stdout: again.stdout.clone(),
+            code: again.code,
+        };
+        let second = rerun(&ended, &want);
+        let second_end = run_end(&want, &second);
+        if report::compare(&want, &second).is_none() {
+            return Some(trace::blame(input, trace, &expected.stdout, RunEnd::Hung));
+        }
+        if second_end != RunEnd::Hung {
+            return Some(trace::blame(&ended, &again, &second.stdout, second_end));
+        }
+    }
+    Some(trace::blame(input, trace, &ran.stdout, end))
+}
+
+fn run_end(expected: &Expected, ran: &Ran) -> RunEnd {
+    match &ran.end {
+        End::Code(code) if *code == expected.code => RunEnd::Right,
+        End::TimedOut(_) => RunEnd::Hung,
+        _ => RunEnd::WrongCode,
+    }
+}
+
+/// Whether `trace` can show the clause of `blame` at all: a shrinking
+/// candidate that cannot is dropped without running the program.
+fn can_show(input: &[u8], trace: &trace::Trace, blame: &Blame) -> bool {
+    use trace::Stop;
+    match blame.clause {
+        "EOF-EXIT" => trace.stop == Stop::EndOfInput && !input.is_empty(),
+        "INPUT-EMPTY" => input.is_empty(),
+        "LINE-FINAL-NL" => trace.stop == Stop::EndOfInput && input.ends_with(b"\n"),
+        "END-STOP" | "END-BLOCK" => trace.stop == Stop::Ended,
+        "TERM-STOP" => trace.stop == Stop::Term,
+        "VIEW-EDGE" | "VIEW-FORMAT" => trace.steps.iter().any(|s| s.clause.starts_with("MIST-")),
+        "EXIT-CODES" | "CMD-TERM" | "CMD-EXACT" => true,
+        clause => trace
+            .steps
+            .iter()
+            .any(|s| s.clause == clause || s.clause == "CMD-PLACE"),
+    }
 }
 
 fn run_program(opts: &FuzzOptions, expected: &Expected, input: &[u8]) -> Ran {
@@ -202,32 +390,89 @@ fn run_program(opts: &FuzzOptions, expected: &Expected, input: &[u8]) -> Ran {
     run::run(&opts.program, &[], input, limits)
 }
 
-fn report_found(
+/// Whether `input` still fails in the group of `blame`.
+fn same_group(opts: &FuzzOptions, input: &[u8], blame: &Blame, assignment_only: bool) -> bool {
+    let trace = trace::trace(input);
+    // A rule's example ends with `term` even where the game ends before
+    // it: a program that misses the end then stops at once instead of
+    // waiting at end of input, and the example shows what it printed.
+    if assignment_only
+        && (!input.ends_with(b"\nterm\n") || !trace::decisions(input, &trace).is_empty())
+    {
+        return false;
+    }
+    if !can_show(input, &trace, blame) {
+        return false;
+    }
+    let expected = Expected {
+        stdout: trace.stdout.clone(),
+        code: trace.code,
+    };
+    let ran = run_program(opts, &expected, input);
+    blame_of(opts, input, &trace, &expected, &ran)
+        .is_some_and(|b| (b.clause, b.situation) == (blame.clause, blame.situation))
+}
+
+/// The case cut after the line to blame, with `term` after it: for a
+/// rule, an example no decision (end of input above all) can cloud, and
+/// one that does not wait for a program that hangs at end of input.
+fn cut_after_blame(input: &[u8], blame: &Blame) -> Option<Vec<u8>> {
+    let line = blame.line?;
+    let head: Vec<u8> = input
+        .split_inclusive(|&b| b == b'\n')
+        .take(line)
+        .flat_map(|l| l.iter().copied())
+        .collect();
+    // Lines of odd bytes never place a stone: dropping them keeps the game.
+    Some(generate::assignment_only(&head))
+}
+
+fn report_group(
     opts: &FuzzOptions,
-    found: &Found,
+    number: usize,
+    group: &Group,
     out: &mut dyn Write,
 ) -> Result<(), ConformError> {
-    let expected = reference(Setup::contract(), &found.input);
-    if let End::CannotStart(why) = run_program(opts, &expected, &found.input).end {
-        // Nothing to shrink: no input would make it start.
-        writeln!(out, "cannot start the program: {why}")?;
-        out.flush()?;
-        return Ok(());
-    }
-    writeln!(out, "case {} disagrees; shrinking it", found.index)?;
+    let blame = &group.blame;
+    let clause = clause::find(blame.clause);
+    let kind = clause.map_or(Kind::Rule, |c| c.kind);
+    writeln!(
+        out,
+        "\n[{number}] {} ({}): {}",
+        blame.clause,
+        kind.phrase(),
+        clause.map_or("", |c| c.title)
+    )?;
+    writeln!(
+        out,
+        "  situation: {}; {} failing case{}, first case {}",
+        blame.situation,
+        group.count,
+        if group.count == 1 { "" } else { "s" },
+        group.index
+    )?;
     out.flush()?;
     let started = Instant::now();
-    let disagrees = |input: &[u8]| {
-        let expected = reference(Setup::contract(), input);
-        report::compare(&expected, &run_program(opts, &expected, input)).is_some()
-    };
-    let shrunk = super::shrink::shrink(&found.input, disagrees, opts.jobs, opts.shrink_budget);
+    // A rule's example is shrunk among inputs no decision affects, when
+    // the case can be made one.
+    let mut from = group.input.clone();
+    let mut strict = false;
+    if kind == Kind::Rule {
+        if let Some(cut) = cut_after_blame(&group.input, blame) {
+            if same_group(opts, &cut, blame, true) {
+                from = cut;
+                strict = true;
+            }
+        }
+    }
+    let fails = |input: &[u8]| same_group(opts, input, blame, strict);
+    let shrunk = super::shrink::shrink(&from, fails, opts.jobs, opts.shrink_budget);
     let lines = |b: &[u8]| b.split_inclusive(|&c| c == b'\n').count();
     writeln!(
         out,
-        "shrunk from {} lines ({} bytes) to {} lines ({} bytes) in {} runs, {:.1} s{}",
-        lines(&found.input),
-        found.input.len(),
+        "  shrunk from {} lines ({} bytes) to {} lines ({} bytes) in {} runs, {:.1} s{}",
+        lines(&group.input),
+        group.input.len(),
         lines(&shrunk.input),
         shrunk.input.len(),
         shrunk.tests,
@@ -238,37 +483,41 @@ fn report_found(
             ""
         },
     )?;
-    let expected = reference(Setup::contract(), &shrunk.input);
+    let trace = trace::trace(&shrunk.input);
+    let expected = Expected {
+        stdout: trace.stdout.clone(),
+        code: trace.code,
+    };
     let ran = run_program(opts, &expected, &shrunk.input);
-    writeln!(out, "input:")?;
+    writeln!(out, "  input:")?;
     write!(
         out,
         "{}",
-        report::escape_lines(&shrunk.input, "  | ", SHOWN_LINES)
+        report::escape_lines(&shrunk.input, "    | ", SHOWN_LINES)
     )?;
     match report::compare(&expected, &ran) {
         Some(detail) => write!(
             out,
-            "differs: {}\n{detail}",
-            report::summary(&expected, &ran)
+            "  differs: {}\n{}",
+            report::summary(&expected, &ran),
+            indent(&detail)
         )?,
         // It disagreed while shrinking but not now: the program is flaky.
         None => writeln!(
             out,
-            "(this input agreed when run once more: is the program deterministic?)"
+            "  (this input agreed when run once more: is the program deterministic?)"
         )?,
     }
-    let name = format!("fuzz-{}-{}", opts.seed, found.index);
+    let name = format!("fuzz-{}-{}-{}", opts.seed, group.index, blame.clause);
     let path = case::write(&opts.out_dir, &name, &shrunk.input, &expected)?;
-    writeln!(
-        out,
-        "written as {}; run it again with: gomoku-mist check --program {} {}",
-        path.display(),
-        quote(&shown_command(&opts.program)),
-        path.display()
-    )?;
+    writeln!(out, "  written as {}", report::shown_path(&path))?;
     out.flush()?;
     Ok(())
+}
+
+/// `detail` (lines indented by two) indented by two more.
+fn indent(detail: &str) -> String {
+    detail.lines().map(|l| format!("  {l}\n")).collect()
 }
 
 /// The command as one line, each word quoted if it needs to be.
@@ -320,6 +569,7 @@ mod tests {
                 timeout: Duration::from_secs(1),
                 jobs,
                 shrink_budget: 0,
+                assignment_only: false,
             };
             assert_eq!(workers(&opts), want, "jobs {jobs}, {limit:?}");
         }

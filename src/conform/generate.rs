@@ -15,6 +15,8 @@ use crate::rules::rule::Rule;
 
 use crate::rng::Rng;
 
+use super::trace::{LONG_LINE, assignment_byte};
+
 const N: usize = SIZE as usize;
 const DIRECTIONS: [(i8, i8); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 const WHITESPACE: [u8; 5] = [b' ', b'\t', b'\r', 0x0b, 0x0c];
@@ -37,6 +39,28 @@ pub fn case(rng: &mut Rng) -> Vec<u8> {
         _ => script.mixed(rng, 8),
     }
     script.finish(rng)
+}
+
+/// `input` made into a session no decision of the contract affects:
+/// lines holding bytes the assignment does not speak of, or longer than
+/// [`LONG_LINE`], are dropped (none of them places a stone, so the game
+/// stays the same), every line ends with `\n`, and `term` ends it if the
+/// game does not.
+pub fn assignment_only(input: &[u8]) -> Vec<u8> {
+    let mut lines: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
+    // What follows a final `\n` (or an empty input) is no line.
+    if input.is_empty() || input.ends_with(b"\n") {
+        lines.pop();
+    }
+    let mut out = Vec::with_capacity(input.len() + 5);
+    for line in lines {
+        if line.len() <= LONG_LINE && line.iter().all(|&b| assignment_byte(b)) {
+            out.extend_from_slice(line);
+            out.push(b'\n');
+        }
+    }
+    out.extend_from_slice(b"term\n");
+    out
 }
 
 /// Lines written so far, and the game they play.
@@ -591,6 +615,16 @@ mod tests {
             assert!(seen.bytes.contains(&byte), "byte {byte:#x}");
         }
         assert!(seen.long_line && seen.no_final_newline && seen.no_term && seen.input_after_end);
+    }
+
+    #[test]
+    fn assignment_only_sessions_depend_on_no_decision() {
+        use crate::conform::trace::{decisions, trace};
+        for index in 0..1000 {
+            let input = assignment_only(&case(&mut Rng::for_case(7, index)));
+            let found = decisions(&input, &trace(&input));
+            assert!(found.is_empty(), "case {index}: {found:?}");
+        }
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! The conformance kit: `check` runs a folder of `.in` cases through any
 //! program and compares its stdout and exit code with the expected ones;
 //! `fuzz` makes random sessions, compares the program with the reference
-//! run in-process, and shrinks the first disagreement to a small case.
+//! run in-process, groups the disagreements by the clause of the contract
+//! they break ([`clause`], [`trace`]) and shrinks one case of each group;
+//! `cover` tells which scenarios a folder of cases exercises.
 //!
 //! This is a shell over the core: it starts processes, reads files and
 //! writes reports. The reference it compares with is
@@ -10,12 +12,15 @@
 
 pub mod case;
 pub mod check;
+pub mod clause;
+pub mod cover;
 pub mod fuzz;
 pub mod generate;
 pub mod report;
 pub mod run;
 pub mod shrink;
 pub mod split;
+pub mod trace;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -28,6 +33,7 @@ use crate::rules::game::Game;
 use crate::rules::rule::Rule;
 
 pub use check::{CheckOptions, check};
+pub use cover::{CoverOptions, cover};
 pub use fuzz::{FuzzOptions, Limit, fuzz};
 
 /// How a `check` or `fuzz` run came out.
@@ -49,11 +55,22 @@ impl Outcome {
     }
 }
 
+/// How a report is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// For a person: the default.
+    Text,
+    /// JUnit XML, which CI servers read (`check` only).
+    Junit,
+    /// JSON, for scripts.
+    Json,
+}
+
 /// A failure of the kit itself, not of the program under test.
 #[derive(Debug, Error)]
 pub enum ConformError {
     /// A path given on the command line that cannot be read.
-    #[error("{path}: {source}")]
+    #[error("{}: {source}", report::shown_path(path))]
     Path {
         /// The path as given.
         path: PathBuf,
@@ -62,16 +79,16 @@ pub enum ConformError {
         source: std::io::Error,
     },
     /// A path that is neither a folder nor a `.in` file.
-    #[error("{0}: not a folder or a .in file")]
+    #[error("{}: not a folder or a .in file", report::shown_path(.0))]
     NotACase(PathBuf),
     /// A case's `.code` file that does not hold a number.
-    #[error("{0}: not an exit code")]
+    #[error("{}: not an exit code", report::shown_path(.0))]
     BadCode(PathBuf),
     /// A case's `.args` file that is not UTF-8.
-    #[error("{0}: not UTF-8")]
+    #[error("{}: not UTF-8", report::shown_path(.0))]
     BadArgs(PathBuf),
     /// The folder for a shrunk failure cannot be written.
-    #[error("cannot write {path}: {source}")]
+    #[error("cannot write {}: {source}", report::shown_path(path))]
     Write {
         /// The file or folder.
         path: PathBuf,

@@ -37,6 +37,34 @@ pub fn escape(line: &[u8]) -> String {
     out
 }
 
+/// A path as reports show it: as it is when every byte is plain printable
+/// ASCII, otherwise in double quotes with every byte that could upset a
+/// terminal escaped, as command-line errors show arguments (but never cut).
+pub fn shown_path(path: &std::path::Path) -> String {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    if !bytes.is_empty()
+        && bytes
+            .iter()
+            .all(|&b| b.is_ascii_graphic() && b != b'"' && b != b'\\' && b != b'\'')
+    {
+        return path.to_string_lossy().into_owned();
+    }
+    let mut out = String::from("\"");
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\'' => out.push(c),
+                c => out.extend(c.escape_debug()),
+            }
+        }
+        for byte in chunk.invalid() {
+            let _ = write!(out, "\\x{byte:02x}");
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// Every line of `bytes`, escaped, one per output line, each indented;
 /// of more than `2 * most` lines, the first and last `most`.
 pub fn escape_lines(bytes: &[u8], indent: &str, most: usize) -> String {

@@ -6,13 +6,13 @@
 //! and stderr are read, each on a thread of its own, so a program that
 //! writes before it reads, or never reads at all, never blocks the others.
 //! A program that stops reading early (after `term`) makes the writer get
-//! `EPIPE`, which is expected and ignored. The threads are not joined
-//! after a kill: if the program left a child holding a pipe open, only
-//! that thread waits, never the run.
+//! `EPIPE`, which is expected and ignored.
 //!
-//! On Unix each program runs in a process group of its own, and a kill
-//! ends the whole group: a program that started children (a shell
-//! script, or a program that runs itself) leaves none behind to pile up.
+//! A run ends when the program exits (or is killed), not when its stdout
+//! closes. On Unix each program runs in a process group of its own, and
+//! when the run ends the whole group is killed: a program that started
+//! children (a shell script, `sleep 60 &`) leaves none behind to pile
+//! up, and none can hold the pipes open; what was written before is kept.
 
 use std::ffi::OsString;
 use std::io::{ErrorKind, Read, Write};
@@ -102,41 +102,39 @@ pub fn run(command: &[OsString], extra: &[OsString], input: &[u8], limits: Limit
     // keeps an absurd one from panicking.
     let deadline = start.checked_add(limits.timeout);
     let (mut stdout, mut stderr) = (None, None);
-    let mut over = false;
-    // Stdout's end is the usual sign that the program is done.
-    while stdout.is_none() {
-        let event = match deadline {
-            Some(deadline) => {
-                events.recv_timeout(deadline.saturating_duration_since(Instant::now()))
-            }
-            None => events.recv().map_err(|_| RecvTimeoutError::Disconnected),
-        };
-        match event {
-            Ok(Event::Stdout(bytes, cut)) => {
-                over = cut;
-                stdout = Some(bytes);
-            }
-            Ok(Event::Stderr(bytes)) => stderr = Some(bytes),
-            Err(RecvTimeoutError::Timeout) => break,
-            // Both readers are gone without sending: cannot happen, but
-            // waiting for the process is still right.
-            Err(RecvTimeoutError::Disconnected) => break,
+    // The run ends when the program exits, not when its stdout closes: a
+    // child it left behind may hold stdout open for as long as it likes.
+    let mut pause = Duration::from_micros(50);
+    let end = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status.code().map_or(End::Signal, End::Code),
+            Ok(None) => {}
+            Err(e) => break End::CannotStart(format!("cannot wait for it: {e}")),
         }
-    }
-    let end = if over {
-        kill(&mut child);
-        End::TooMuchOutput(limits.cap)
-    } else {
-        match wait_until(&mut child, deadline) {
-            Some(end) => end,
-            None => {
-                kill(&mut child);
-                End::TimedOut(limits.timeout)
+        let now = Instant::now();
+        if deadline.is_some_and(|d| now >= d) {
+            break End::TimedOut(limits.timeout);
+        }
+        let wait = deadline.map_or(pause, |d| pause.min(d - now));
+        match events.recv_timeout(wait) {
+            Ok(Event::Stdout(bytes, true)) => {
+                stdout = Some(bytes);
+                break End::TooMuchOutput(limits.cap);
+            }
+            Ok(Event::Stdout(bytes, false)) => stdout = Some(bytes),
+            Ok(Event::Stderr(bytes)) => stderr = Some(bytes),
+            Err(RecvTimeoutError::Timeout) => pause = (pause * 2).min(Duration::from_millis(5)),
+            // Both readers are done: only the exit is awaited.
+            Err(RecvTimeoutError::Disconnected) => {
+                thread::sleep(wait);
+                pause = (pause * 2).min(Duration::from_millis(5));
             }
         }
     };
     let took = start.elapsed();
-    // After an exit or a kill the pipes close, and the readers send.
+    // Whatever the program started dies with it, whether it exited or
+    // was killed: no process is left behind, and its pipes close.
+    kill(&mut child);
     let grace = Instant::now() + GRACE;
     while stdout.is_none() || stderr.is_none() {
         match events.recv_timeout(grace.saturating_duration_since(Instant::now())) {
@@ -203,34 +201,11 @@ fn read_capped(mut pipe: impl Read, cap: usize, drain: bool) -> (Vec<u8>, bool) 
     }
 }
 
-/// Waits for the child to exit, up to `deadline` (`None`: no limit). Polling, as std has no
-/// wait with a timeout; stdout has usually closed already, so the first
-/// or second look finds it gone.
-fn wait_until(child: &mut Child, deadline: Option<Instant>) -> Option<End> {
-    let mut pause = Duration::from_micros(50);
-    loop {
-        match child.try_wait() {
-            Ok(Some(status)) => {
-                return Some(status.code().map_or(End::Signal, End::Code));
-            }
-            Ok(None) => {}
-            Err(e) => return Some(End::CannotStart(format!("cannot wait for it: {e}"))),
-        }
-        let now = Instant::now();
-        let left = match deadline {
-            Some(deadline) if now >= deadline => return None,
-            Some(deadline) => deadline - now,
-            None => pause,
-        };
-        thread::sleep(pause.min(left));
-        pause = (pause * 2).min(Duration::from_millis(5));
-    }
-}
-
 fn kill(child: &mut Child) {
     // The group is the child's own (its id is the child's), so this ends
-    // whatever it started too. Any of them may have exited just now: then
-    // there is nothing to kill.
+    // whatever it started too. Any of them may have exited already: then
+    // there is nothing to kill. The group's id is not reused while any of
+    // it lives, so this reaches only what the program started.
     #[cfg(unix)]
     if let Some(group) = i32::try_from(child.id())
         .ok()
@@ -271,6 +246,36 @@ mod tests {
                 .rsplit_once(')')
                 .is_some_and(|(_, rest)| rest.trim_start().starts_with(['Z', 'X'])),
         }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_program_that_exits_leaving_a_child_on_stdout_loses_no_output() {
+        let dir = std::env::temp_dir().join(format!("gomoku-mist-run-exit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("make a folder");
+        let pid_file = dir.join("pid");
+        let script = format!(
+            "sleep 60 & echo $! > '{}'; echo B; exit 1",
+            pid_file.display()
+        );
+        let limits = Limits {
+            timeout: Duration::from_secs(30),
+            cap: 1024,
+        };
+        let ran = run(&sh(&script), &[], b"who\n", limits);
+        assert_eq!((ran.end, ran.stdout), (End::Code(1), b"B\n".to_vec()));
+        assert!(
+            ran.took < Duration::from_secs(30),
+            "the run waited for the child"
+        );
+        let pid = std::fs::read_to_string(&pid_file).expect("the script wrote its child's id");
+        let pid = pid.trim();
+        let until = Instant::now() + Duration::from_secs(10);
+        while !ended(pid) && Instant::now() < until {
+            thread::sleep(Duration::from_millis(20));
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(ended(pid), "the program's child {pid} was left behind");
     }
 
     #[cfg(target_os = "linux")]

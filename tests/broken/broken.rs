@@ -1,6 +1,7 @@
-//! A plainly written Gomoku-in-the-Mist controller with one planted bug,
-//! chosen by the first argument, for the conformance kit's tests: the
-//! kit must find each bug in a program it did not write. `none` plants
+//! A plainly written Gomoku-in-the-Mist controller with planted bugs,
+//! chosen by the first argument (several joined by commas), for the
+//! conformance kit's tests: the kit must find each bug in a program it
+//! did not write, and one bug must not hide another. `none` plants
 //! nothing: that one must pass everything.
 //!
 //! It is written the way a student might, from the contract alone, without the
@@ -36,28 +37,47 @@ enum Bug {
     Flood,
 }
 
+/// The bugs planted in one run.
+struct Bugs(Vec<Bug>);
+
+impl Bugs {
+    fn has(&self, bug: Bug) -> bool {
+        self.0.contains(&bug)
+    }
+}
+
+fn bug_named(name: &str) -> Option<Bug> {
+    Some(match name {
+        "none" => Bug::None,
+        "eof-loop" => Bug::EofLoop,
+        "edge" => Bug::Edge,
+        "overline" => Bug::Overline,
+        "mist-swap" => Bug::MistSwap,
+        "trim" => Bug::Trim,
+        "exit-code" => Bug::ExitCode,
+        "long-line" => Bug::LongLine,
+        "tie" => Bug::Tie,
+        "flood" => Bug::Flood,
+        _ => return None,
+    })
+}
+
 fn main() -> ExitCode {
-    let bug = match std::env::args().nth(1).as_deref() {
-        Some("none") => Bug::None,
-        Some("eof-loop") => Bug::EofLoop,
-        Some("edge") => Bug::Edge,
-        Some("overline") => Bug::Overline,
-        Some("mist-swap") => Bug::MistSwap,
-        Some("trim") => Bug::Trim,
-        Some("exit-code") => Bug::ExitCode,
-        Some("long-line") => Bug::LongLine,
-        Some("tie") => Bug::Tie,
-        Some("flood") => Bug::Flood,
-        _ => {
-            let _ = writeln!(
-                io::stderr(),
-                "usage: broken none|eof-loop|edge|overline|mist-swap|trim|exit-code|long-line|tie|flood"
-            );
-            return ExitCode::from(2);
-        }
+    // Several bugs at once are named with commas: `eof-loop,edge`.
+    let bugs: Option<Vec<Bug>> = std::env::args()
+        .nth(1)
+        .map(|names| names.split(',').map(bug_named).collect())
+        .unwrap_or(None);
+    let Some(bugs) = bugs else {
+        let _ = writeln!(
+            io::stderr(),
+            "usage: broken BUG[,BUG...], each none|eof-loop|edge|overline|mist-swap|trim|exit-code|long-line|tie|flood"
+        );
+        return ExitCode::from(2);
     };
+    let bug = Bugs(bugs);
     let mut out = BufWriter::new(io::stdout().lock());
-    let code = play(bug, &mut io::stdin().lock(), &mut out);
+    let code = play(&bug, &mut io::stdin().lock(), &mut out);
     let _ = out.flush();
     ExitCode::from(code)
 }
@@ -71,7 +91,7 @@ struct Game {
     cy: usize,
 }
 
-fn play(bug: Bug, input: &mut impl BufRead, out: &mut impl Write) -> u8 {
+fn play(bug: &Bugs, input: &mut impl BufRead, out: &mut impl Write) -> u8 {
     let mut game = Game {
         board: [[0; N]; N],
         black_to_move: true,
@@ -83,21 +103,21 @@ fn play(bug: Bug, input: &mut impl BufRead, out: &mut impl Write) -> u8 {
     let mut line = Vec::new();
     loop {
         line.clear();
-        let read = if bug == Bug::LongLine {
+        let read = if bug.has(Bug::LongLine) {
             input.by_ref().take(512).read_until(b'\n', &mut line)
         } else {
             input.read_until(b'\n', &mut line)
         };
         match read {
             Ok(0) | Err(_) => {
-                if bug == Bug::EofLoop {
+                if bug.has(Bug::EofLoop) {
                     std::thread::sleep(std::time::Duration::from_millis(5));
                     continue;
                 }
-                if bug == Bug::Flood {
+                if bug.has(Bug::Flood) {
                     while writeln!(out, "Invalid!").is_ok() {}
                 }
-                return if bug == Bug::ExitCode { 0 } else { 1 };
+                return if bug.has(Bug::ExitCode) { 0 } else { 1 };
             }
             Ok(_) => {}
         }
@@ -105,7 +125,7 @@ fn play(bug: Bug, input: &mut impl BufRead, out: &mut impl Write) -> u8 {
             line.pop();
         }
         let mut text: &[u8] = &line;
-        if bug == Bug::Trim {
+        if bug.has(Bug::Trim) {
             text = text.trim_ascii();
         }
         let _ = match text {
@@ -160,14 +180,14 @@ fn parse_point(param: &[u8]) -> Option<(usize, usize)> {
         .then(|| (usize::from(letter - b'A'), row - 1))
 }
 
-fn place(bug: Bug, game: &mut Game, x: usize, y: usize) -> Option<&'static str> {
+fn place(bug: &Bugs, game: &mut Game, x: usize, y: usize) -> Option<&'static str> {
     let stone = if game.black_to_move { 1 } else { 2 };
     game.board[x][y] = stone;
     game.moves += 1;
     game.history.push(char::from(b'A' + x as u8));
     game.history.push_str(&(y + 1).to_string());
     let (px, py) = (x + 1, y + 1);
-    if bug == Bug::MistSwap {
+    if bug.has(Bug::MistSwap) {
         game.cx = 1 + (5 * py * py + 3 * py + 4) % 19;
         game.cy = 1 + (4 * px * px + 2 * px - 4) % 19;
     } else {
@@ -180,7 +200,7 @@ fn place(bug: Bug, game: &mut Game, x: usize, y: usize) -> Option<&'static str> 
     } else {
         "White wins!"
     };
-    if bug == Bug::Tie && game.moves == N * N {
+    if bug.has(Bug::Tie) && game.moves == N * N {
         return Some("Wow, a tie!");
     }
     if wins(bug, game, x, y, stone) {
@@ -189,7 +209,7 @@ fn place(bug: Bug, game: &mut Game, x: usize, y: usize) -> Option<&'static str> 
     (game.moves == N * N).then_some("Wow, a tie!")
 }
 
-fn wins(bug: Bug, game: &Game, x: usize, y: usize, stone: u8) -> bool {
+fn wins(bug: &Bugs, game: &Game, x: usize, y: usize, stone: u8) -> bool {
     for (dx, dy) in [(1i32, 0i32), (0, 1), (1, 1), (1, -1)] {
         let mut cells = vec![(x, y)];
         for sign in [1, -1] {
@@ -211,11 +231,12 @@ fn wins(bug: Bug, game: &Game, x: usize, y: usize, stone: u8) -> bool {
         let touches_edge = cells
             .iter()
             .any(|&(a, b)| a == 0 || b == 0 || a == N - 1 || b == N - 1);
-        let long_enough = match bug {
-            Bug::Overline => cells.len() == 5,
-            _ => cells.len() >= 5,
+        let long_enough = if bug.has(Bug::Overline) {
+            cells.len() == 5
+        } else {
+            cells.len() >= 5
         };
-        if long_enough && !(bug == Bug::Edge && touches_edge) {
+        if long_enough && !(bug.has(Bug::Edge) && touches_edge) {
             return true;
         }
     }

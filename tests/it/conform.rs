@@ -6,13 +6,13 @@
 //! Case counts bound every run, never time: the figures asserted below
 //! were measured (seeds 1 to 4) and given a margin.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use gomoku_mist::conform::{self, CheckOptions, FuzzOptions, Limit, Outcome};
+use gomoku_mist::conform::{self, CheckOptions, CoverOptions, Format, FuzzOptions, Limit, Outcome};
 
 use crate::common::BIN;
 
@@ -86,12 +86,22 @@ fn check(
     paths: Vec<PathBuf>,
     timeout: Duration,
 ) -> (Outcome, String) {
+    check_as(program, paths, timeout, Format::Text)
+}
+
+fn check_as(
+    program: Option<Vec<OsString>>,
+    paths: Vec<PathBuf>,
+    timeout: Duration,
+    format: Format,
+) -> (Outcome, String) {
     let opts = CheckOptions {
         program,
         paths,
         timeout,
         jobs: 2,
         read_args: gomoku_mist::cli::setup,
+        format,
     };
     let mut out = Vec::new();
     let outcome = conform::check(&opts, &mut out).expect("check runs");
@@ -102,14 +112,26 @@ fn check(
 }
 
 fn fuzz(bug: &str, seed: u64, cases: u64, timeout: Duration, out_dir: &Path) -> (Outcome, String) {
+    fuzz_with(with_bug(bug), seed, cases, timeout, out_dir, false)
+}
+
+fn fuzz_with(
+    program: Vec<OsString>,
+    seed: u64,
+    cases: u64,
+    timeout: Duration,
+    out_dir: &Path,
+    assignment_only: bool,
+) -> (Outcome, String) {
     let opts = FuzzOptions {
-        program: with_bug(bug),
+        program,
         seed,
         limit: Limit::Cases(cases),
         out_dir: out_dir.to_path_buf(),
         timeout,
         jobs: 2,
         shrink_budget: 1500,
+        assignment_only,
     };
     let mut out = Vec::new();
     let outcome = conform::fuzz(&opts, &mut out).expect("fuzz runs");
@@ -294,16 +316,16 @@ fn check_reports_a_program_that_cannot_start() {
 
 #[test]
 fn fuzz_finds_each_planted_bug_and_shrinks_it() {
-    // (bug, most lines in the shrunk input): measured 0, 9, 11, 2, 1, 0,
-    // 1 line (of 513 bytes) and 361 lines (a full board).
+    // (bug, most lines in a shrunk input): a rule's example ends with
+    // `term`, and a full board takes 361 lines.
     let table = [
-        ("eof-loop", 0),
-        ("edge", 12),
-        ("overline", 14),
+        ("eof-loop", 1),
+        ("edge", 14),
+        ("overline", 16),
         ("mist-swap", 4),
-        ("trim", 2),
+        ("trim", 3),
         ("exit-code", 1),
-        ("long-line", 2),
+        ("long-line", 3),
         ("tie", 380),
     ];
     for (bug, most_lines) in table {
@@ -320,31 +342,122 @@ fn fuzz_finds_each_planted_bug_and_shrinks_it() {
             .map(|e| e.expect("entry").path())
             .filter(|p| p.extension().is_some_and(|e| e == "in"))
             .collect();
-        let [case] = &written[..] else {
-            panic!("{bug}: expected one .in file, found {written:?}:\n{report}");
-        };
-        let input = fs::read(case).expect("read the case");
-        let lines = input.split_inclusive(|&b| b == b'\n').count();
-        assert!(
-            lines <= most_lines,
-            "{bug}: shrunk only to {lines} lines:\n{report}"
-        );
-        // The case is ready for `check`: the bug fails it, the reference passes.
-        let (outcome, again) = check(Some(with_bug(bug)), vec![case.clone()], timeout);
-        assert_eq!(
-            outcome,
-            Outcome::Failed,
-            "{bug}: the written case passes:\n{again}"
-        );
-        let ours = Some(vec![OsString::from(BIN)]);
-        let (outcome, ours) = check(ours, vec![case.clone()], timeout);
-        assert_eq!(
-            outcome,
-            Outcome::Passed,
-            "{bug}: the reference fails its own case:\n{ours}"
-        );
+        let groups = summary_of_fuzz(&report).1;
+        assert_eq!(written.len(), groups, "{bug}: one case a group:\n{report}");
+        for case in written {
+            let input = fs::read(&case).expect("read the case");
+            let lines = input.split_inclusive(|&b| b == b'\n').count();
+            // A full board is 361 moves whatever the bug.
+            let full_board = case.to_string_lossy().contains("TIE");
+            assert!(
+                lines <= if full_board { 380 } else { most_lines },
+                "{bug}: {} shrunk only to {lines} lines:\n{report}",
+                case.display()
+            );
+            // The case is ready for `check`: the bug fails it, the reference passes.
+            let (outcome, again) = check(Some(with_bug(bug)), vec![case.clone()], timeout);
+            assert_eq!(
+                outcome,
+                Outcome::Failed,
+                "{bug}: the written case passes:\n{again}"
+            );
+            let ours = Some(vec![OsString::from(BIN)]);
+            let (outcome, ours) = check(ours, vec![case.clone()], timeout);
+            assert_eq!(
+                outcome,
+                Outcome::Passed,
+                "{bug}: the reference fails its own case:\n{ours}"
+            );
+        }
         let _ = fs::remove_dir_all(&out_dir);
     }
+}
+
+/// The counts of fuzz's last line: failures, groups, rules, decisions.
+fn summary_of_fuzz(report: &str) -> (u64, usize, usize, usize) {
+    let last = report.lines().last().expect("a last line");
+    if last == "0 failures" {
+        return (0, 0, 0, 0);
+    }
+    let numbers: Vec<u64> = last
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|w| !w.is_empty())
+        .map(|w| w.parse().expect("a number"))
+        .collect();
+    let [failures, groups, rules, decisions] = numbers[..] else {
+        panic!("not fuzz's last line: {last:?}");
+    };
+    let want = format!(
+        "{failures} failures in {groups} groups: {rules} of the assignment's rules, {decisions} of this contract's decisions"
+    );
+    assert_eq!(last, want);
+    (
+        failures,
+        groups as usize,
+        rules as usize,
+        decisions as usize,
+    )
+}
+
+/// The clause ids of fuzz's groups, in report order, with their kinds.
+fn groups_of(report: &str) -> Vec<(String, String)> {
+    report
+        .lines()
+        .filter(|l| l.starts_with('['))
+        .map(|l| {
+            let rest = l.split_once("] ").expect("[n] CLAUSE (kind)").1;
+            let (id, kind) = rest.split_once(" (").expect("CLAUSE (kind)");
+            let kind = kind.split_once(')').expect("(kind)").0;
+            (id.to_owned(), kind.to_owned())
+        })
+        .collect()
+}
+
+#[test]
+fn fuzz_reports_three_planted_bugs_as_three_groups_the_end_of_input_one_a_decision() {
+    let out_dir = scratch("three");
+    let program = with_bug("eof-loop,edge,mist-swap");
+    let (outcome, report) = fuzz_with(program, 1, 200, Duration::from_millis(300), &out_dir, false);
+    assert_eq!(outcome, Outcome::Failed, "{report}");
+    let rule = "the assignment's rule".to_owned();
+    let decision = "this contract's decision".to_owned();
+    assert_eq!(
+        groups_of(&report),
+        [
+            ("MIST-MOVE".to_owned(), rule.clone()),
+            ("WIN-LINE".to_owned(), rule),
+            ("EOF-EXIT".to_owned(), decision),
+        ],
+        "{report}"
+    );
+    let (failures, groups, rules, decisions) = summary_of_fuzz(&report);
+    assert!(failures >= 3, "{report}");
+    assert_eq!((groups, rules, decisions), (3, 2, 1), "{report}");
+    assert!(report.contains("situation: win-on-edge"), "{report}");
+    let _ = fs::remove_dir_all(out_dir);
+}
+
+#[test]
+fn fuzz_assignment_only_finds_the_rules_behind_a_hang_at_end_of_input() {
+    let out_dir = scratch("assignment-only");
+    let program = with_bug("eof-loop,edge");
+    let (outcome, report) = fuzz_with(program, 1, 200, Duration::from_millis(300), &out_dir, true);
+    assert_eq!(outcome, Outcome::Failed, "{report}");
+    assert!(
+        report.starts_with("fuzzing ") && report.contains(", the assignment's rules only\n"),
+        "{report}"
+    );
+    assert!(
+        !report.contains("timed out"),
+        "no session waits at end of input:\n{report}"
+    );
+    let groups = groups_of(&report);
+    assert_eq!(
+        groups,
+        [("WIN-LINE".to_owned(), "the assignment's rule".to_owned())],
+        "{report}"
+    );
+    let _ = fs::remove_dir_all(out_dir);
 }
 
 #[test]
@@ -352,25 +465,41 @@ fn fuzz_finds_nothing_in_broken_none() {
     let out_dir = scratch("none");
     let (outcome, report) = fuzz("none", 5, 400, Duration::from_secs(10), &out_dir);
     assert_eq!(outcome, Outcome::Passed, "{report}");
+    assert_eq!(summary_of_fuzz(&report), (0, 0, 0, 0), "{report}");
     assert!(report.contains("400 cases in "), "{report}");
     assert!(!out_dir.exists(), "nothing is written when nothing fails");
 }
 
 #[test]
-fn fuzz_same_seed_same_case() {
+fn fuzz_same_seed_same_report() {
     let (first_dir, second_dir) = (scratch("seed-a"), scratch("seed-b"));
     let (_, first) = fuzz("overline", 3, 100, Duration::from_secs(10), &first_dir);
     let (_, second) = fuzz("overline", 3, 100, Duration::from_secs(10), &second_dir);
-    let found = |report: &str| {
-        let line = report.lines().find(|l| l.contains(" disagrees"));
-        line.map(str::to_owned)
-            .unwrap_or_else(|| panic!("nothing found:\n{report}"))
+    // All but the lines that time or name the folder.
+    let steady = |report: &str, dir: &Path| -> Vec<String> {
+        report
+            .lines()
+            .filter(|l| !l.contains(" cases in ") && !l.contains(" runs, "))
+            .map(|l| l.replace(&dir.display().to_string(), "DIR"))
+            .collect()
     };
-    assert_eq!(found(&first), found(&second));
-    let read_case = |dir: &Path| fs::read(dir.join("fuzz-3-8.in"));
-    let (a, b) = (read_case(&first_dir), read_case(&second_dir));
-    assert!(a.is_ok(), "{first}");
-    assert_eq!(a.ok(), b.ok());
+    assert_eq!(steady(&first, &first_dir), steady(&second, &second_dir));
+    assert!(first.contains("WIN-OVERLINE"), "{first}");
+    let files = |dir: &Path| -> Vec<(std::ffi::OsString, Vec<u8>)> {
+        let mut files: Vec<_> = fs::read_dir(dir)
+            .expect("the failure folder")
+            .map(|e| e.expect("entry").path())
+            .map(|p| {
+                (
+                    p.file_name().unwrap_or_default().to_owned(),
+                    fs::read(&p).expect("read"),
+                )
+            })
+            .collect();
+        files.sort();
+        files
+    };
+    assert_eq!(files(&first_dir), files(&second_dir));
     let _ = (
         fs::remove_dir_all(first_dir),
         fs::remove_dir_all(second_dir),
@@ -386,7 +515,7 @@ fn fuzz_binary_agrees_with_itself_then_catches_a_bug() {
     let report = String::from_utf8_lossy(&itself.stdout);
     assert_eq!(itself.status.code(), Some(0), "{report}");
     assert!(
-        report.contains("300 cases in ") && report.contains("no disagreement"),
+        report.contains("300 cases in ") && report.ends_with("no disagreement\n0 failures\n"),
         "{report}"
     );
 
@@ -449,6 +578,19 @@ fn subcommand_usage_errors_name_the_option_and_exit_2() {
             &["fuzz", "--program", "x", "--jobs", "100000000"],
             "--jobs: \"100000000\" is not a number from 0 to 256",
         ),
+        (&["cover"], "no PATH given"),
+        (
+            &["cover", "--format", "junit", "."],
+            "--format: \"junit\" is for check only: cover writes text or json",
+        ),
+        (
+            &["check", "--format=xml", "."],
+            "--format: \"xml\" is not text, json or junit",
+        ),
+        (
+            &["fuzz", "--program", "x", "--assignment-only=yes"],
+            "--assignment-only takes no value, but was given \"yes\"",
+        ),
     ];
     for (args, message) in cases {
         let out = Command::new(BIN).args(*args).output().expect("run");
@@ -464,7 +606,7 @@ fn subcommand_usage_errors_name_the_option_and_exit_2() {
 
 #[test]
 fn subcommand_help_wins_over_other_mistakes() {
-    for sub in ["check", "fuzz"] {
+    for sub in ["check", "fuzz", "cover"] {
         let out = Command::new(BIN)
             .args([sub, "--bogus", "-h"])
             .output()
@@ -512,7 +654,10 @@ fn fuzz_binary_stops_after_time_when_nothing_disagrees() {
         report.starts_with("fuzzing ") && report.contains(" cases/s "),
         "{report}"
     );
-    assert!(report.ends_with("no disagreement\n"), "{report}");
+    assert!(
+        report.ends_with("no disagreement\n0 failures\n"),
+        "{report}"
+    );
 }
 
 #[test]
@@ -573,7 +718,12 @@ fn check_skips_cases_it_cannot_run_and_says_why() {
     // As this program's own (`None`), so the options are understood; none
     // is run, so the test binary standing in for it never starts.
     let (outcome, report) = check(None, vec![dir.clone()], Duration::from_secs(60));
-    assert_eq!(outcome, Outcome::Passed, "{report}");
+    // Nothing was checked: not a pass.
+    assert_eq!(outcome, Outcome::Failed, "{report}");
+    assert!(
+        report.contains("nothing was checked: every case was skipped\n"),
+        "{report}"
+    );
     assert_eq!(summary(&report), (0, 0, cases.len()), "{report}");
     for (name, _, why) in cases {
         let line = format!(
@@ -581,6 +731,319 @@ fn check_skips_cases_it_cannot_run_and_says_why() {
             dir.join(format!("{name}.in")).display()
         );
         assert!(report.contains(&line), "no {line:?} in:\n{report}");
+    }
+    let _ = fs::remove_dir_all(dir);
+}
+
+#[test]
+fn check_junit_report_reads_back_as_xml_with_a_failure_per_failing_case() {
+    let dir = scratch("junit");
+    fs::create_dir_all(&dir).expect("make the folder");
+    // Passes; fails with a diff that holds XML's own characters; skipped.
+    fs::write(dir.join("a_pass.in"), b"who\nterm\n").expect("write");
+    fs::write(dir.join("b_fail.in"), b"who \n<&>\"\nterm\n").expect("write");
+    fs::write(dir.join("c_eof.in"), b"place A1\nplace A1\n").expect("write");
+    fs::write(dir.join("d_skip.in"), b"who\n").expect("write");
+    fs::write(dir.join("d_skip.args"), b"--rule\nexact\n").expect("write");
+    let (outcome, xml) = check_as(
+        Some(with_bug("trim,exit-code")),
+        vec![dir.clone()],
+        Duration::from_secs(10),
+        Format::Junit,
+    );
+    assert_eq!(outcome, Outcome::Failed, "{xml}");
+    let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}:\n{xml}"));
+    let suite = doc
+        .descendants()
+        .find(|n| n.has_tag_name("testsuite"))
+        .expect("a testsuite");
+    assert_eq!(
+        ["tests", "failures", "skipped"].map(|a| suite.attribute(a)),
+        [Some("4"), Some("2"), Some("1")],
+        "{xml}"
+    );
+    let cases: Vec<_> = suite
+        .children()
+        .filter(|n| n.has_tag_name("testcase"))
+        .collect();
+    let name = |i: usize| cases[i].attribute("name").unwrap_or_default();
+    assert!(
+        name(0).ends_with("a_pass.in") && name(3).ends_with("d_skip.in"),
+        "{xml}"
+    );
+    let child = |i: usize, tag: &str| cases[i].children().find(|n| n.has_tag_name(tag));
+    assert!(child(0, "failure").is_none() && child(0, "skipped").is_none());
+    let failure = child(1, "failure").expect("b_fail fails");
+    assert!(
+        failure
+            .text()
+            .unwrap_or_default()
+            .contains("expected | Invalid!⏎"),
+        "{xml}"
+    );
+    // The end-of-input case fails on a decision, and says so.
+    let eof = child(2, "failure").expect("c_eof fails");
+    assert!(
+        eof.attribute("message")
+            .is_some_and(|m| m.contains("decisions: LINE-FINAL-NL, EOF-EXIT")),
+        "{xml}"
+    );
+    let skipped = child(3, "skipped").expect("d_skip is skipped");
+    assert!(
+        skipped
+            .attribute("message")
+            .is_some_and(|m| m.contains(".args"))
+    );
+    let _ = fs::remove_dir_all(dir);
+}
+
+#[test]
+fn check_json_report_has_a_verdict_per_case() {
+    let (outcome, json) = check_as(
+        Some(with_bug("none")),
+        vec![golden().join("eof")],
+        Duration::from_secs(10),
+        Format::Json,
+    );
+    assert_eq!(outcome, Outcome::Passed, "{json}");
+    let cases = count_files(&golden().join("eof"), ".in");
+    assert!(
+        json.contains(&format!(r#""passed": {cases}, "failed": 0, "skipped": 0,"#)),
+        "{json}"
+    );
+    assert_eq!(
+        json.matches(r#""verdict": "pass""#).count(),
+        cases,
+        "{json}"
+    );
+    assert!(json.contains(r#""decisions": ["INPUT-EMPTY"]"#), "{json}");
+    assert!(json.trim_end().ends_with('}'), "{json}");
+}
+
+#[test]
+fn check_names_the_decision_a_failure_depends_on() {
+    let (_, report) = check(
+        Some(with_bug("exit-code")),
+        vec![golden().join("eof").join("unfinished_game.in")],
+        Duration::from_secs(10),
+    );
+    assert!(
+        report.contains(
+            "exit code (depends on this contract's decisions: LINE-FINAL-NL, EOF-EXIT)\n"
+        ),
+        "{report}"
+    );
+}
+
+fn cover(paths: Vec<PathBuf>, format: Format) -> (Outcome, String) {
+    let opts = CoverOptions {
+        paths,
+        format,
+        read_args: gomoku_mist::cli::setup,
+    };
+    let mut out = Vec::new();
+    let outcome = conform::cover(&opts, &mut out).expect("cover runs");
+    (outcome, String::from_utf8(out).expect("UTF-8"))
+}
+
+#[test]
+fn cover_finds_every_scenario_in_the_golden_suite() {
+    let (outcome, table) = cover(vec![golden()], Format::Text);
+    let total = conform::cover::SCENARIOS.len();
+    assert!(total >= 40);
+    assert!(
+        table.ends_with(&format!("covered {total} of {total} scenarios\n")),
+        "{table}"
+    );
+    assert_eq!(outcome, Outcome::Passed);
+}
+
+#[test]
+fn cover_of_a_small_folder_is_its_table() {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("cover");
+    let (outcome, table) = cover(vec![folder.join("few")], Format::Text);
+    assert_eq!(outcome, Outcome::Failed, "not everything is covered");
+    let table = table.replace(&format!("{}/", folder.display()), "");
+    let want = fs::read_to_string(folder.join("few.txt")).expect("read the expected table");
+    if let Some(diff) = crate::common::diff(want.as_bytes(), table.as_bytes()) {
+        panic!("cover's table differs from tests/cover/few.txt:\n{diff}");
+    }
+}
+
+#[test]
+fn cover_of_an_empty_folder_covers_nothing_and_says_so() {
+    let dir = scratch("cover-empty");
+    fs::create_dir_all(&dir).expect("make the folder");
+    let (outcome, table) = cover(vec![dir.clone()], Format::Text);
+    assert_eq!(outcome, Outcome::Failed);
+    let total = conform::cover::SCENARIOS.len();
+    assert!(
+        table.ends_with(&format!(
+            "no case was read: nothing is covered\ncovered 0 of {total} scenarios\n"
+        )),
+        "{table}"
+    );
+    let (_, json) = cover(vec![dir.clone()], Format::Json);
+    assert!(
+        json.contains(&format!(r#""cases": 0, "covered": 0, "total": {total},"#)),
+        "{json}"
+    );
+    assert_eq!(
+        json.matches(r#""covered_by": null"#).count(),
+        total,
+        "{json}"
+    );
+    let _ = fs::remove_dir_all(dir);
+}
+
+/// Runs the binary with `args`; its exit code, stdout and stderr.
+fn kit(args: &[&OsStr]) -> (Option<i32>, String, String) {
+    let out = Command::new(BIN).args(args).output().expect("run the kit");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[cfg(unix)]
+#[test]
+fn check_reports_hostile_cases_within_the_timeout() {
+    let dir = scratch("hostile");
+    fs::create_dir_all(&dir).expect("make the folder");
+    let fifo = dir.join("fifo.in");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("run mkfifo");
+    assert!(made.success());
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.in")).expect("link /dev/zero");
+    fs::write(dir.join("nodes.in"), b"place J10\nterm\n").expect("write");
+    fs::write(
+        dir.join("nodes.args"),
+        b"--cpu\nwhite\n--cpu-nodes\n1000000000000\n",
+    )
+    .expect("write");
+    let (outcome, report) = check(None, vec![dir.clone()], Duration::from_millis(500));
+    assert_eq!(outcome, Outcome::Failed, "nothing was checked:\n{report}");
+    for (name, why) in [
+        ("fifo.in", "not a plain file"),
+        ("zero.in", "not a plain file"),
+        ("nodes.in", "the reference did not finish within --timeout"),
+    ] {
+        let line = format!("skip  {}: {why}", dir.join(name).display());
+        assert!(report.contains(&line), "no {line:?} in:\n{report}");
+    }
+    let _ = fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_run_that_checks_nothing_exits_1_and_says_so() {
+    let dir = scratch("nothing");
+    fs::create_dir_all(&dir).expect("make the folder");
+    let (code, out, _) = kit(&["check".as_ref(), dir.as_os_str()]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.ends_with("nothing was checked: no case found\n0 passed, 0 failed\n"),
+        "{out}"
+    );
+    let (code, out, _) = kit(&["fuzz", "--cases", "0", "--program", BIN].map(OsStr::new));
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.ends_with("no case was run: nothing was checked\n"),
+        "{out}"
+    );
+    let (code, _, err) = kit(&["check", "--timeout", "0.0001", "."].map(OsStr::new));
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("--timeout: \"0.0001\" is below a millisecond"),
+        "{err}"
+    );
+    let _ = fs::remove_dir_all(dir);
+}
+
+#[cfg(unix)]
+#[test]
+fn reports_escape_paths_and_quote_them_to_paste() {
+    let dir = scratch("odd name");
+    let odd = dir.join("new\nline");
+    fs::create_dir_all(&odd).expect("make the folder");
+    fs::write(odd.join("a.in"), b"who\nterm\n").expect("write");
+    let (_, report) = check(
+        Some(with_bug("none")),
+        vec![odd.clone()],
+        Duration::from_secs(10),
+    );
+    assert!(report.contains("new\\nline/a.in\"\n"), "{report}");
+    assert!(!report.contains("new\nline"), "{report}");
+    // fuzz's "run them again" line can be pasted into a shell as it is.
+    let out = dir.join("out dir");
+    let (_, report) = fuzz("trim", 1, 30, Duration::from_secs(10), &out);
+    let again = report
+        .lines()
+        .find(|l| l.starts_with("run them again with: "))
+        .unwrap_or_else(|| panic!("{report}"));
+    assert!(again.ends_with(&format!("'{}'", out.display())), "{again}");
+    let _ = fs::remove_dir_all(dir);
+}
+
+#[cfg(unix)]
+#[test]
+fn an_unwritable_out_is_exit_1_with_the_reason() {
+    let dir = scratch("unwritable");
+    fs::create_dir_all(&dir).expect("make the folder");
+    // A file where the folder should be: no folder can be made there.
+    let out = dir.join("file");
+    fs::write(&out, b"").expect("write");
+    let program = format!("'{}' trim", broken().display());
+    let (code, _, err) = kit(&[
+        "fuzz".as_ref(),
+        "--cases".as_ref(),
+        "30".as_ref(),
+        "--seed".as_ref(),
+        "1".as_ref(),
+        "--program".as_ref(),
+        OsStr::new(&program),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.starts_with("gomoku-mist: cannot write "), "{err}");
+    let _ = fs::remove_dir_all(dir);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn fuzz_leaves_no_process_behind_when_a_program_exits_before_its_child() {
+    let dir = scratch("children");
+    fs::create_dir_all(&dir).expect("make the folder");
+    let pids = dir.join("pids");
+    let script = format!("sleep 60 & echo $! >> '{}'; echo B; exit 1", pids.display());
+    let program = vec![
+        OsString::from("sh"),
+        OsString::from("-c"),
+        OsString::from(script),
+    ];
+    let (outcome, report) = fuzz_with(
+        program,
+        1,
+        6,
+        Duration::from_secs(30),
+        &dir.join("out"),
+        true,
+    );
+    assert_eq!(outcome, Outcome::Failed, "{report}");
+    let pids = fs::read_to_string(&pids).expect("the children's ids");
+    assert!(!pids.is_empty());
+    for pid in pids.lines() {
+        let stat = fs::read_to_string(format!("/proc/{pid}/stat"));
+        let running = stat.is_ok_and(|s| {
+            s.rsplit_once(')')
+                .is_some_and(|(_, rest)| !rest.trim_start().starts_with(['Z', 'X']))
+        });
+        assert!(!running, "sleep {pid} was left behind");
     }
     let _ = fs::remove_dir_all(dir);
 }
