@@ -136,9 +136,18 @@ pub fn run(command: &[OsString], extra: &[OsString], input: &[u8], limits: Limit
     // was killed: no process is left behind, and its pipes close.
     kill(&mut child);
     let grace = Instant::now() + GRACE;
+    let mut end = end;
     while stdout.is_none() || stderr.is_none() {
         match events.recv_timeout(grace.saturating_duration_since(Instant::now())) {
-            Ok(Event::Stdout(bytes, _)) => stdout = Some(bytes),
+            Ok(Event::Stdout(bytes, cut)) => {
+                // Reaching the cap closes the pipe, and a program whose
+                // write then fails may exit before the loop above heard of
+                // the cap: it still wrote too much.
+                if cut && matches!(end, End::Code(_) | End::Signal) {
+                    end = End::TooMuchOutput(limits.cap);
+                }
+                stdout = Some(bytes);
+            }
             Ok(Event::Stderr(bytes)) => stderr = Some(bytes),
             Err(_) => break,
         }
