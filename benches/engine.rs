@@ -130,7 +130,10 @@ impl Player2 {
             Player2::Engine(engine, limits) => {
                 engine.think(board, to_move, rule, *limits).map(|t| t.best)
             }
-            Player2::Greedy => engine::greedy::choose(board, to_move, rule),
+            Player2::Greedy => {
+                engine::greedy::choose(&engine::Setup::of_board(board, to_move, rule))
+                    .and_then(engine::point_of)
+            }
             Player2::Random(state) => {
                 let empty: Vec<Point> = Point::all().filter(|&p| board.get(p).is_none()).collect();
                 *state = state

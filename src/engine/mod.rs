@@ -47,20 +47,111 @@ use position::{CELLS, Position};
 use search::Search;
 
 pub use limits::Limits;
+pub use position::{MAX_SIZE, MIN_SIZE, Spot};
 
 /// The hash table's size when nobody says otherwise: ample for a second a
 /// move. The computer behind `--cpu` and the Gomocup brain without
 /// `max_memory` both take this.
 pub const DEFAULT_MEMORY: usize = 64 << 20;
 
+/// A position as the engine is given it: a square board of any side from
+/// [`MIN_SIZE`] to [`MAX_SIZE`], its stones, who moves and the rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The board's side.
+    pub size: u8,
+    /// The stones, in any order. A stone off the board, or on a point
+    /// already taken, is left out.
+    pub stones: Vec<(Spot, Player)>,
+    /// The colour to move.
+    pub to_move: Player,
+    /// The rule.
+    pub rule: Rule,
+}
+
+impl Setup {
+    /// An empty board of side `size`, Black to move.
+    pub fn new(size: u8, rule: Rule) -> Setup {
+        Setup {
+            size,
+            stones: Vec::new(),
+            to_move: Player::Black,
+            rule,
+        }
+    }
+
+    /// The game board of the rules core (19×19): `x` is the column's
+    /// index, `y` the row's, both from `A1`.
+    pub fn of_board(board: &GameBoard, to_move: Player, rule: Rule) -> Setup {
+        let stones = Point::all()
+            .filter_map(|p| board.get(p).map(|player| (spot_of(p), player)))
+            .collect();
+        Setup {
+            size: 19,
+            stones,
+            to_move,
+            rule,
+        }
+    }
+
+    /// Whether `s` is on the board.
+    pub fn contains(&self, s: Spot) -> bool {
+        s.x < self.size && s.y < self.size
+    }
+
+    /// The engine's board for this setup.
+    pub fn position(&self) -> Position {
+        let mut pos = Position::new(self.rule, colour(self.to_move), self.size);
+        for &(s, player) in &self.stones {
+            let i = position::index(s);
+            if pos.contains(s) && pos.cell(i) == pattern::EMPTY {
+                pos.put(i, colour(player));
+            }
+        }
+        pos.set_side(colour(self.to_move));
+        pos
+    }
+}
+
+/// The engine's spot for a point of the rules core.
+pub fn spot_of(p: Point) -> Spot {
+    // Both indices are below 19.
+    Spot {
+        x: p.column().index() as u8,
+        y: p.row().index() as u8,
+    }
+}
+
+/// The point of the rules core for a spot of a 19×19 board.
+pub fn point_of(s: Spot) -> Option<Point> {
+    let column = *Column::ALL.get(usize::from(s.x))?;
+    let row = *Row::ALL.get(usize::from(s.y))?;
+    Some(Point::new(column, row))
+}
+
 /// The answer to one search.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// The move chosen.
+    pub best: Spot,
+    /// Its score for the side that moves: a static evaluation (positive is
+    /// good, within ±[`eval::EVAL_LIMIT`]), or for a proven win
+    /// [`search::WIN`] minus the plies to it (a loss: the negation).
+    pub score: i32,
+    /// Depth of the last complete iteration (0 when a threat decided).
+    pub depth: u32,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// The expected line, starting with `best`.
+    pub pv: Vec<Spot>,
+}
+
+/// The answer to one search on the 19×19 board of the rules core.
 #[derive(Clone, Debug)]
 pub struct Thought {
     /// The move chosen.
     pub best: Point,
-    /// Its score for the side that moves: a static evaluation (positive is
-    /// good, within ±[`eval::EVAL_LIMIT`]), or for a proven win
-    /// [`search::WIN`] minus the plies to it (a loss: the negation).
+    /// Its score for the side that moves (see [`Found::score`]).
     pub score: i32,
     /// Depth of the last complete iteration (0 when a threat decided).
     pub depth: u32,
@@ -110,22 +201,18 @@ impl Engine {
         self.history.iter_mut().for_each(|h| h.fill(0));
     }
 
-    /// Best move for `to_move` on `board` under `rule`. Never panics;
-    /// always returns a legal empty point while one exists (on an empty
-    /// board: the centre J10). Returns None only when the board is full.
-    pub fn think(
-        &mut self,
-        board: &GameBoard,
-        to_move: Player,
-        rule: Rule,
-        limits: Limits,
-    ) -> Option<Thought> {
-        if board.is_full() {
+    /// Best move on `setup`. Never panics; always returns an empty point
+    /// of the board while one exists (on an empty board: the centre).
+    /// Returns None only when the board is full.
+    pub fn search(&mut self, setup: &Setup, limits: Limits) -> Option<Found> {
+        let pos = setup.position();
+        if pos.is_full() {
             return None;
         }
-        if board.stones() == 0 {
-            let centre = Point::new(Column::new(10)?, Row::new(10)?);
-            return Some(Thought {
+        if pos.stones() == 0 {
+            let c = pos.size().saturating_sub(1) as u8 / 2;
+            let centre = Spot { x: c, y: c };
+            return Some(Found {
                 best: centre,
                 score: 0,
                 depth: 0,
@@ -133,25 +220,46 @@ impl Engine {
                 pv: vec![centre],
             });
         }
-        let pos = position(board, to_move, rule);
+        let empty = |pos: &Position, i: usize| pos.cell(i) == pattern::EMPTY;
         let budget = Budget::start(limits);
         let mut search = Search::new(pos, &mut self.tt, &mut self.history, budget);
         let outcome = search.run();
         let nodes = search.nodes();
-        let pv: Vec<Point> = outcome
+        let pos = search.into_position();
+        let pv = outcome
             .pv
             .iter()
-            .filter_map(|&i| position::point(i))
+            .filter_map(|&i| position::spot(i))
             .collect();
-        let best = position::point(outcome.best)
-            .filter(|&p| board.get(p).is_none())
-            .or_else(|| Point::all().find(|&p| board.get(p).is_none()))?;
-        Some(Thought {
+        let best = Some(outcome.best)
+            .filter(|&i| pos.points.contains(&i) && empty(&pos, i))
+            .or_else(|| pos.points.iter().copied().find(|&i| empty(&pos, i)))
+            .and_then(position::spot)?;
+        Some(Found {
             best,
             score: outcome.score,
             depth: outcome.depth,
             nodes,
             pv,
+        })
+    }
+
+    /// Best move for `to_move` on the 19×19 `board` under `rule`: as
+    /// [`Engine::search`], in the rules core's points.
+    pub fn think(
+        &mut self,
+        board: &GameBoard,
+        to_move: Player,
+        rule: Rule,
+        limits: Limits,
+    ) -> Option<Thought> {
+        let found = self.search(&Setup::of_board(board, to_move, rule), limits)?;
+        Some(Thought {
+            best: point_of(found.best)?,
+            score: found.score,
+            depth: found.depth,
+            nodes: found.nodes,
+            pv: found.pv.into_iter().filter_map(point_of).collect(),
         })
     }
 }
@@ -163,14 +271,7 @@ fn colour(player: Player) -> position::Colour {
     }
 }
 
-/// The engine's board for a game board, `to_move` to play.
+/// The engine's board for a 19×19 game board, `to_move` to play.
 pub fn position(board: &GameBoard, to_move: Player, rule: Rule) -> Position {
-    let mut pos = Position::new(rule, colour(to_move));
-    for p in Point::all() {
-        if let Some(player) = board.get(p) {
-            pos.put(position::index(p), colour(player));
-        }
-    }
-    pos.set_side(colour(to_move));
-    pos
+    Setup::of_board(board, to_move, rule).position()
 }

@@ -10,7 +10,8 @@
 //!
 //! # Protocol
 //!
-//! `START 19` (or `RECTSTART 19,19`), `RESTART`, `BEGIN`, `TURN x,y`,
+//! `START n` (any square board from 5 to 22; `RECTSTART` is refused),
+//! `RESTART`, `BEGIN`, `TURN x,y`,
 //! `PLAY x,y`, `BOARD` … `x,y,field` … `DONE`, `TAKEBACK x,y`,
 //! `INFO key value`, `ABOUT` and `END` are understood, in any letter case;
 //! a move is answered `x,y`. A word that is no command gets `UNKNOWN`, a
@@ -21,9 +22,10 @@
 //! # Coordinates
 //!
 //! Gomocup's `x,y` are zero-based from the top-left corner; our `A1` is
-//! the bottom-left corner: column = `x` + 1, row = 19 − `y`, so `0,0` is
-//! `A19`, `18,0` is `S19`, `0,18` is `A1` and `18,18` is `S1` (see
-//! [`coord`]).
+//! the bottom-left corner: on the 19×19 board column = `x` + 1, row =
+//! 19 − `y`, so `0,0` is `A19`, `18,0` is `S19`, `0,18` is `A1` and
+//! `18,18` is `S1` (see [`coord`]). The engine takes `x,y` as they are,
+//! on any size.
 //!
 //! # Invariants
 //!
@@ -43,11 +45,7 @@ use std::io::{self, BufRead, Write};
 
 use thiserror::Error;
 
-use crate::engine::{DEFAULT_MEMORY, Engine, Limits};
-use crate::rules::board::Board;
-use crate::rules::player::Player;
-use crate::rules::point::Point;
-use crate::rules::rule::Rule;
+use crate::engine::{DEFAULT_MEMORY, Engine, Limits, Setup, Spot};
 
 pub use protocol::{Flow, Protocol};
 
@@ -62,15 +60,9 @@ pub trait Brain {
     /// manager changes `max_memory` in mid-game.
     fn new_game(&mut self, memory_bytes: Option<u64>);
 
-    /// The point `to_move` plays on `board` under `rule`, thinking within
+    /// The point the side to move plays on `setup`, thinking within
     /// `budget`; `None` if the brain has none to offer.
-    fn choose(
-        &mut self,
-        board: &Board,
-        to_move: Player,
-        rule: Rule,
-        budget: Limits,
-    ) -> Option<Point>;
+    fn choose(&mut self, setup: &Setup, budget: Limits) -> Option<Spot>;
 }
 
 /// The search engine as a brain: what `pbrain-gomoku-mist` plays with.
@@ -82,15 +74,8 @@ impl Brain for Engine {
         self.reset(memory_for(memory_bytes));
     }
 
-    fn choose(
-        &mut self,
-        board: &Board,
-        to_move: Player,
-        rule: Rule,
-        budget: Limits,
-    ) -> Option<Point> {
-        self.think(board, to_move, rule, budget)
-            .map(|thought| thought.best)
+    fn choose(&mut self, setup: &Setup, budget: Limits) -> Option<Spot> {
+        self.search(setup, budget).map(|found| found.best)
     }
 }
 

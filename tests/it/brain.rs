@@ -91,7 +91,7 @@ fn check_transcript(transcript: &str) {
         .iter()
         .enumerate()
         .map(|(i, e)| match got_lines.get(i) {
-            Some(line) if e == "MOVE" && move_point(line).is_some() => (*line).to_string(),
+            Some(line) if e == "MOVE" && is_move(line) => (*line).to_string(),
             _ => e.clone(),
         })
         .collect();
@@ -137,6 +137,19 @@ fn spawn_brain() -> Child {
         .stderr(Stdio::null())
         .spawn()
         .expect("start the brain")
+}
+
+/// Whether `line` has the form of a move on some board: `x,y`, each
+/// below 22.
+fn is_move(line: &str) -> bool {
+    sized_move(line, 22).is_some()
+}
+
+/// The move reply `x,y` on a board of side `size`, as (x, y).
+fn sized_move(line: &str, size: usize) -> Option<(usize, usize)> {
+    let (x, y) = line.split_once(',')?;
+    let (x, y): (usize, usize) = (x.parse().ok()?, y.parse().ok()?);
+    (x < size && y < size).then_some((x, y))
 }
 
 /// The point of a move reply `x,y` in Gomocup coordinates.
@@ -302,6 +315,141 @@ fn whole_games_against_a_manager_that_waits_for_each_reply() {
         );
         assert_eq!(manager.exchange("RESTART"), "OK");
     }
+    assert_eq!(manager.end(), Some(0));
+}
+
+/// A board of any size for the games off 19×19: `None` empty.
+struct Grid {
+    size: usize,
+    cells: Vec<Option<Player>>,
+}
+
+impl Grid {
+    fn new(size: usize) -> Grid {
+        Grid {
+            size,
+            cells: vec![None; size * size],
+        }
+    }
+
+    /// Places `player` at (x, y) if empty; then whether that made a line
+    /// of five (`exact`: five and no more).
+    fn place(&mut self, (x, y): (usize, usize), player: Player, exact: bool) -> Option<bool> {
+        let at = y * self.size + x;
+        if self.cells[at].is_some() {
+            return None;
+        }
+        self.cells[at] = Some(player);
+        let n = self.size as isize;
+        let mine = |x: isize, y: isize| {
+            (0..n).contains(&x)
+                && (0..n).contains(&y)
+                && self.cells[(y * n + x) as usize] == Some(player)
+        };
+        let (x, y) = (x as isize, y as isize);
+        let five = [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
+            let run = |sign: isize| {
+                (1..)
+                    .take_while(|k| mine(x + sign * k * dx, y + sign * k * dy))
+                    .count()
+            };
+            let length = 1 + run(1) + run(-1);
+            if exact { length == 5 } else { length >= 5 }
+        });
+        Some(five)
+    }
+
+    fn is_full(&self) -> bool {
+        self.cells.iter().all(Option::is_some)
+    }
+}
+
+/// One whole game on a board of side `size`, the manager's moves spread
+/// over the board (7 is coprime with 15² and 20²), every reply checked
+/// to be a legal move; how the game ended.
+fn play_sized_game(manager: &mut Manager, size: usize, brain_first: bool, exact: bool) -> String {
+    let mut grid = Grid::new(size);
+    let (brain, other) = if brain_first {
+        (Player::Black, Player::White)
+    } else {
+        (Player::White, Player::Black)
+    };
+    let count = size * size;
+    let mut ours = (0..count)
+        .map(|i| (i * 7 + count / 2) % count)
+        .map(|i| (i % size, i / size));
+    let mut command = if brain_first {
+        "BEGIN".to_string()
+    } else {
+        String::new()
+    };
+    loop {
+        if command.is_empty() {
+            let Some(p) = ours.find(|&(x, y)| grid.cells[y * size + x].is_none()) else {
+                return "a full board".into();
+            };
+            if grid.place(p, other, exact) == Some(true) {
+                return "the manager won".into();
+            }
+            command = format!("TURN {},{}", p.0, p.1);
+        }
+        let reply = manager.exchange(&command);
+        let p = sized_move(&reply, size)
+            .unwrap_or_else(|| panic!("{command}: {reply:?} is not a move on {size}x{size}"));
+        match grid.place(p, brain, exact) {
+            None => panic!("{command}: the brain played on a taken point {reply}"),
+            Some(true) => return "the brain won".into(),
+            Some(false) if grid.is_full() => return "a full board".into(),
+            Some(false) => {}
+        }
+        command.clear();
+    }
+}
+
+#[test]
+fn whole_games_on_15_and_20() {
+    let mut manager = Manager::start();
+    for (size, brain_first, exact) in [
+        (20, true, false),
+        (20, false, false),
+        (15, true, true),
+        (15, false, false),
+    ] {
+        assert_eq!(manager.exchange(&format!("START {size}")), "OK");
+        manager.send("INFO timeout_turn 150");
+        manager.send(&format!("INFO rule {}", u8::from(exact)));
+        let ending = play_sized_game(&mut manager, size, brain_first, exact);
+        assert_eq!(
+            ending, "the brain won",
+            "{size}x{size}, brain first: {brain_first}"
+        );
+    }
+    assert_eq!(manager.end(), Some(0));
+}
+
+/// The manager's stones in the corners and along the edges of a 20×20
+/// board: the brain answers on the board, and blocks a four that runs
+/// into the far corner.
+#[test]
+fn edges_and_corners_of_a_20_board() {
+    let mut manager = Manager::start();
+    assert_eq!(manager.exchange("START 20"), "OK");
+    manager.send("INFO timeout_turn 150");
+    let stdin = manager.stdin.as_mut().expect("stdin is open");
+    // Ours (1): the corners, the centre, and 19,14 closing the top of the
+    // opponent's (2) 19,15 .. 19,18, a four on the last column whose only
+    // five point is the corner 19,19.
+    stdin
+        .write_all(
+            b"BOARD\n0,0,1\n19,0,1\n0,19,1\n19,14,1\n19,15,2\n19,16,2\n19,17,2\n19,18,2\nDONE\n",
+        )
+        .expect("send a position");
+    stdin.flush().expect("flush");
+    assert_eq!(
+        manager.reply(),
+        "19,19",
+        "the four is blocked in the corner"
+    );
     assert_eq!(manager.end(), Some(0));
 }
 

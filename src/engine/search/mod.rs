@@ -122,6 +122,11 @@ impl<'a> Search<'a> {
         self.stopped
     }
 
+    /// The position searched, given back.
+    pub fn into_position(self) -> Position {
+        self.pos
+    }
+
     /// Nodes visited so far, threat solvers included.
     pub fn nodes(&self) -> u64 {
         self.nodes

@@ -185,7 +185,7 @@ impl Search<'_> {
                 break;
             };
             let m = usize::from(e.best);
-            if m == 0 || self.pos.cell(m) != pattern::EMPTY || self.pos.stones() >= 361 {
+            if m == 0 || self.pos.cell(m) != pattern::EMPTY || self.pos.is_full() {
                 break;
             }
             self.pos.play(m);
