@@ -42,6 +42,9 @@ use crate::rules::player::Player;
 use crate::rules::point::{Column, Point, Row};
 use crate::rules::rule::Rule;
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
 use limits::Budget;
 use position::{CELLS, Position};
 use search::Search;
@@ -166,6 +169,8 @@ pub struct Thought {
 pub struct Engine {
     tt: tt::Table,
     history: Box<[[i32; CELLS]; 2]>,
+    halt: Option<Arc<AtomicBool>>,
+    interrupted: bool,
 }
 
 impl Engine {
@@ -181,7 +186,26 @@ impl Engine {
         Engine {
             tt: tt::Table::new(memory_bytes),
             history: Box::new([[0; CELLS]; 2]),
+            halt: None,
+            interrupted: false,
         }
+    }
+
+    /// A flag another thread may raise to stop every search of this
+    /// engine within a few hundred nodes (a manager's `END`); a search
+    /// started while it is up stops at once with the best move so far.
+    pub fn halt_on(&mut self, flag: Arc<AtomicBool>) {
+        self.halt = Some(flag);
+    }
+
+    /// Whether the last search was stopped by the halt flag.
+    pub fn interrupted(&self) -> bool {
+        self.interrupted
+    }
+
+    /// The hash table's size in bytes.
+    pub fn table_bytes(&self) -> usize {
+        self.tt.bytes()
     }
 
     /// Forget everything learnt and take a fresh hash table of about
@@ -205,6 +229,7 @@ impl Engine {
     /// of the board while one exists (on an empty board: the centre).
     /// Returns None only when the board is full.
     pub fn search(&mut self, setup: &Setup, limits: Limits) -> Option<Found> {
+        self.interrupted = false;
         let pos = setup.position();
         if pos.is_full() {
             return None;
@@ -222,8 +247,10 @@ impl Engine {
         }
         let empty = |pos: &Position, i: usize| pos.cell(i) == pattern::EMPTY;
         let budget = Budget::start(limits);
-        let mut search = Search::new(pos, &mut self.tt, &mut self.history, budget);
+        let halt = self.halt.as_deref();
+        let mut search = Search::new(pos, &mut self.tt, &mut self.history, budget, halt);
         let outcome = search.run();
+        self.interrupted = search.halted();
         let nodes = search.nodes();
         let pos = search.into_position();
         let pv = outcome

@@ -29,6 +29,9 @@ use crate::rules::rule::Rule;
 /// program: this much, or half the limit if that is less.
 pub const MEMORY_RESERVE: u64 = 8 << 20;
 
+/// The smallest hash table the engine makes, in bytes.
+pub const SMALLEST_TABLE: u64 = crate::engine::tt::SMALLEST as u64;
+
 /// Whether to go on reading.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -162,9 +165,20 @@ impl Protocol {
         let command = match parse::parse(line) {
             Ok(None) => return Flow::Continue,
             Ok(Some(Command::Info { key, value })) => {
+                // A manager reads no reply to INFO (Piskvork would take an
+                // ERROR line for the move): a value that cannot be
+                // followed is ignored, and said so in a MESSAGE.
                 if let Err(refusal) = self.info(key, value, whole, out) {
-                    reply(out, "ERROR", refusal);
+                    reply(out, "MESSAGE", format_args!("ignored: {refusal}"));
                 }
+                return Flow::Continue;
+            }
+            Err(
+                e @ ParseError::Arguments {
+                    command: "INFO", ..
+                },
+            ) => {
+                reply(out, "MESSAGE", format_args!("ignored: {e}"));
                 return Flow::Continue;
             }
             Ok(Some(_)) | Err(_) if !whole => {
@@ -471,6 +485,16 @@ impl Protocol {
                 let max = (n > 0).then_some(n.unsigned_abs());
                 self.fresh |= max != self.max_memory;
                 self.max_memory = max;
+                if let Some(memory) = self.brain_memory().filter(|&m| m < SMALLEST_TABLE) {
+                    reply(
+                        out,
+                        "MESSAGE",
+                        format_args!(
+                            "max_memory {n} leaves {memory} bytes for the hash table, \
+                             below its smallest size: playing with the smallest, {SMALLEST_TABLE} bytes"
+                        ),
+                    );
+                }
             }
             _ => {
                 let (rule, note) = rule_of(n.unsigned_abs());

@@ -443,24 +443,38 @@ fn info_keys_that_are_unknown_or_ignored_get_no_reply() {
     check(&[(input, "")]);
 }
 
+/// Managers read no reply to INFO, and Piskvork takes the line after an
+/// INFO for the move: a bad value is never an ERROR, only a MESSAGE, and
+/// changes nothing.
 #[test]
-fn info_with_a_bad_number_is_an_error() {
-    check(&[
-        (
-            "INFO timeout_turn soon\n",
-            "ERROR INFO timeout_turn takes a whole number\n",
-        ),
-        (
-            "INFO timeout_turn -1\n",
-            "ERROR INFO timeout_turn takes a whole number\n",
-        ),
-        ("INFO rule\n", "ERROR INFO rule takes a whole number\n"),
-        (
-            "INFO max_memory 1.5e9\n",
-            "ERROR INFO max_memory takes a whole number\n",
-        ),
-        ("INFO\n", "ERROR INFO takes a key and a value\n"),
-    ]);
+fn info_with_a_bad_value_is_ignored_with_a_message() {
+    let ignored = |key: &str| format!("MESSAGE ignored: INFO {key} takes a whole number\n");
+    let cases: Vec<(String, String)> = [
+        ("timeout_turn", "soon"),
+        ("timeout_turn", "-1"),
+        ("timeout_turn", "1e3"),
+        ("timeout_turn", "+5"),
+        ("timeout_turn", "99999999999999999999"),
+        ("max_memory", "1.5e9"),
+        ("max_memory", "-1"),
+        ("time_left", "x"),
+        ("rule", ""),
+    ]
+    .iter()
+    .map(|(key, value)| (format!("INFO {key} {value}\n"), ignored(key)))
+    .collect();
+    for (input, expected) in &cases {
+        let (got, brain) = talk(&format!("{input}START 19\nBEGIN\n"));
+        assert_eq!(got, format!("{expected}OK\n9,9\n"), "input {input:?}");
+        // The default turn (900 ms less what the new game took), not one
+        // made from the bad value.
+        let time = brain.asked[0].budget.time.unwrap_or_default();
+        assert!(
+            time > Duration::from_millis(800) && time <= Duration::from_millis(900),
+            "input {input:?}: {time:?}"
+        );
+    }
+    check(&[("INFO\n", "MESSAGE ignored: INFO takes a key and a value\n")]);
 }
 
 #[test]
@@ -609,12 +623,15 @@ fn a_brain_that_spends_its_whole_budget_is_given_less_than_the_limits() {
 }
 
 #[test]
-fn a_cut_off_info_with_a_value_that_counts_is_refused() {
+fn a_cut_off_info_with_a_value_that_counts_is_ignored() {
     let line = "INFO timeout_turn 1000".to_string() + &" ".repeat(super::MAX_LINE) + "9\n";
     let (got, _) = talk(&line);
     assert_eq!(
         got,
-        format!("ERROR a line is at most {} bytes\n", super::MAX_LINE)
+        format!(
+            "MESSAGE ignored: a line is at most {} bytes\n",
+            super::MAX_LINE
+        )
     );
 }
 

@@ -579,3 +579,56 @@ fn arguments_are_refused() {
         .expect("run the brain");
     assert_eq!(status.code(), Some(2));
 }
+
+impl Manager {
+    /// Sends `last` (END, or nothing for the end of input) while the
+    /// brain thinks; the exit code, every line written afterwards, and
+    /// how long the brain took to exit (printed: a figure, not a check).
+    fn interrupt(mut self, last: Option<&str>) -> (Option<i32>, Vec<String>) {
+        let started = std::time::Instant::now();
+        if let Some(command) = last {
+            self.send(command);
+        }
+        drop(self.stdin.take());
+        let lines = std::mem::replace(&mut self.lines, mpsc::channel().1);
+        let code = self.close();
+        eprintln!("exited {:?} after {last:?}", started.elapsed());
+        (code, lines.try_iter().collect())
+    }
+}
+
+/// A manager that starts a long think: `timeout_turn` 10^13 ms, a
+/// midgame position on 20×20.
+fn thinking_brain() -> Manager {
+    let mut manager = Manager::start();
+    assert_eq!(manager.exchange("START 20"), "OK");
+    manager.send("INFO timeout_turn 10000000000000");
+    manager.send("INFO time_left 10000000000000");
+    let stdin = manager.stdin.as_mut().expect("stdin is open");
+    stdin
+        .write_all(b"BOARD\n9,9,1\n10,10,2\n10,9,1\n9,10,2\n11,11,1\n8,8,2\nDONE\n")
+        .expect("send a position");
+    stdin.flush().expect("flush");
+    thread::sleep(std::time::Duration::from_millis(300));
+    manager
+}
+
+#[test]
+fn end_while_thinking_stops_the_search_and_nothing_is_written_after() {
+    let (code, after) = thinking_brain().interrupt(Some("END"));
+    assert_eq!(code, Some(0));
+    assert_eq!(after, Vec::<String>::new(), "nothing after END");
+}
+
+#[test]
+fn end_of_input_while_thinking_stops_the_search_with_a_legal_move() {
+    let (code, after) = thinking_brain().interrupt(None);
+    assert_eq!(code, Some(0));
+    let moves: Vec<&String> = after.iter().filter(|l| !l.starts_with("MESSAGE")).collect();
+    assert_eq!(moves.len(), 1, "{after:?}");
+    let taken = ["9,9", "10,10", "10,9", "9,10", "11,11", "8,8"];
+    assert!(
+        sized_move(moves[0], 20).is_some() && !taken.contains(&moves[0].as_str()),
+        "{after:?}"
+    );
+}

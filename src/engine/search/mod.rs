@@ -24,7 +24,9 @@ mod root;
 pub mod vcf;
 pub mod vct;
 
-use super::limits::Budget;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::limits::{Budget, CHECK_EVERY};
 use super::position::{CELLS, Position};
 use super::tt::Table;
 use vcf::FAIL_SLOTS;
@@ -58,6 +60,8 @@ pub struct Search<'a> {
     /// Nodes visited, threat solvers included.
     nodes: u64,
     budget: Budget,
+    /// Raised from outside (another thread) to stop the search at once.
+    halt: Option<&'a AtomicBool>,
     /// Set once the budget is spent; every node then returns at once.
     stopped: bool,
     /// One reused move list per ply.
@@ -94,6 +98,7 @@ impl<'a> Search<'a> {
         tt: &'a mut Table,
         history: &'a mut [[i32; CELLS]; 2],
         budget: Budget,
+        halt: Option<&'a AtomicBool>,
     ) -> Search<'a> {
         Search {
             pos,
@@ -102,6 +107,7 @@ impl<'a> Search<'a> {
             killers: [[0; 2]; MAX_PLY],
             nodes: 0,
             budget,
+            halt,
             stopped: false,
             lists: (0..MAX_PLY).map(|_| Vec::with_capacity(400)).collect(),
             solved: None,
@@ -117,9 +123,21 @@ impl<'a> Search<'a> {
     fn tick(&mut self) -> bool {
         if !self.stopped {
             self.nodes += 1;
-            self.stopped = self.budget.exhausted(self.nodes);
+            self.stopped = self.budget.exhausted(self.nodes)
+                || (self.nodes % CHECK_EVERY == 0 && self.halted());
         }
         self.stopped
+    }
+
+    /// Whether the search was told from outside to stop.
+    pub fn halted(&self) -> bool {
+        self.halt.is_some_and(|h| h.load(Ordering::Relaxed))
+    }
+
+    /// Whether the budget is spent or the search told to stop, reading
+    /// the clock now.
+    fn spent_now(&self) -> bool {
+        self.budget.exhausted_now(self.nodes) || self.halted()
     }
 
     /// The position searched, given back.

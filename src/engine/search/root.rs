@@ -116,7 +116,7 @@ impl Search<'_> {
         self.budget = saved;
         // Running out of the solver's share is not the end of the search,
         // but running out of time is.
-        self.stopped = stopped_by_share && self.budget.exhausted_now(self.nodes);
+        self.stopped = stopped_by_share && self.spent_now();
         win && !stopped_by_share
     }
 
@@ -165,7 +165,7 @@ impl Search<'_> {
         }
         self.lists[0] = list;
         self.budget = saved;
-        self.stopped = self.budget.exhausted_now(self.nodes);
+        self.stopped = self.spent_now();
         (!keep.is_empty()).then_some(keep)
     }
 
