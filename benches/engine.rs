@@ -5,6 +5,7 @@
 //! cargo bench --bench engine                # all three
 //! cargo bench --bench engine -- signature   # just the node count
 //! cargo bench --bench engine -- speed
+//! cargo bench --bench engine -- depth
 //! cargo bench --bench engine -- match
 //! ```
 //!
@@ -14,6 +15,9 @@
 //!   `benches/signature.txt`, which `cargo test` checks.
 //! - `speed`: nodes per second and the depth reached in one second on a
 //!   midgame position.
+//! - `depth`: eight fixed midgame positions, one second each; the
+//!   search's line per completed depth (as the brain's `MESSAGE`s) and the
+//!   depth reached.
 //! - `match`: from sixteen four-stone openings near the centre, each
 //!   played twice with colours swapped, the engine against a random
 //!   legal player, a one-ply greedy pattern player and itself at a quarter
@@ -58,9 +62,45 @@ fn main() {
     if want("speed") {
         speed();
     }
+    if want("depth") {
+        depth();
+    }
     if want("match") {
         matches();
     }
+}
+
+/// The depth bench: eight fixed midgame positions (16 plies of
+/// fixed-node self-play from openings 8..16), each searched for one second
+/// (`GOMOKU_ENGINE_MS`) by a fresh engine with a 64 MiB table; prints the
+/// search's line for each completed depth, then the depth reached.
+fn depth() {
+    let ms: u64 = std::env::var("GOMOKU_ENGINE_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1000);
+    let mut depths = Vec::new();
+    for (n, opening) in OPENINGS.iter().enumerate().skip(8) {
+        let moves = midgame(opening, 16);
+        let (board, player) = board_of(&moves);
+        let setup = engine::Setup::of_board(&board, player, Rule::Freestyle);
+        let limits = Limits {
+            time: Some(Duration::from_millis(ms)),
+            ..Limits::default()
+        };
+        let found = Engine::new(engine::DEFAULT_MEMORY)
+            .search(&setup, limits)
+            .expect("board not full");
+        let name = |s: engine::Spot| engine::point_of(s).map_or("?".to_owned(), |p| p.to_string());
+        println!("position {n} ({} stones):", moves.len());
+        for report in &found.reports {
+            println!("  {}", report.line(name));
+        }
+        println!("  best {} depth {}", name(found.best), found.depth);
+        depths.push(found.depth);
+    }
+    let mean = f64::from(depths.iter().sum::<u32>()) / depths.len() as f64;
+    println!("depth in {ms} ms: {depths:?}, mean {mean:.1}");
 }
 
 fn speed() {

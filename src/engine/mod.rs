@@ -44,6 +44,7 @@ use crate::rules::rule::Rule;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use limits::Budget;
 use position::{CELLS, Position};
@@ -147,6 +148,61 @@ pub struct Found {
     pub nodes: u64,
     /// The expected line, starting with `best`.
     pub pv: Vec<Spot>,
+    /// One report per completed depth, in order.
+    pub reports: Vec<Report>,
+}
+
+/// What one completed depth of the search found: what Gomocup managers
+/// and GUIs show while a brain thinks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The nominal depth.
+    pub depth: u32,
+    /// The deepest ply reached, threat solvers included.
+    pub seldepth: u32,
+    /// The score for the side to move (see [`Found::score`]).
+    pub score: i32,
+    /// Nodes visited since the search began.
+    pub nodes: u64,
+    /// Time since the search began.
+    pub elapsed: Duration,
+    /// The expected line.
+    pub pv: Vec<Spot>,
+}
+
+impl Report {
+    /// `depth 7-15 ev 120 n 35012 n/s 640000 tm 54 pv 9,9 10,10`, or
+    /// with `mate 5` (a win in 5 plies) or `mate -4` (a loss in 4) in
+    /// place of `ev`; each spot written by `name`.
+    pub fn line(&self, name: impl Fn(Spot) -> String) -> String {
+        let score = match mate_in(self.score) {
+            Some(plies) => format!("mate {plies}"),
+            None => format!("ev {}", self.score),
+        };
+        let ms = self.elapsed.as_millis();
+        let rate = (u128::from(self.nodes) * 1_000_000)
+            .checked_div(self.elapsed.as_micros())
+            .unwrap_or(0);
+        let pv: Vec<String> = self.pv.iter().map(|&s| name(s)).collect();
+        format!(
+            "depth {}-{} {score} n {} n/s {rate} tm {ms} pv {}",
+            self.depth,
+            self.seldepth,
+            self.nodes,
+            pv.join(" ")
+        )
+    }
+}
+
+/// For a proved result, the plies to it: positive a win, negative a loss.
+pub fn mate_in(score: i32) -> Option<i32> {
+    if score > eval::EVAL_LIMIT {
+        Some(search::WIN - score)
+    } else if score < -eval::EVAL_LIMIT {
+        Some(-(search::WIN + score))
+    } else {
+        None
+    }
 }
 
 /// The answer to one search on the 19×19 board of the rules core.
@@ -171,6 +227,7 @@ pub struct Engine {
     history: Box<[[i32; CELLS]; 2]>,
     halt: Option<Arc<AtomicBool>>,
     interrupted: bool,
+    reports: Vec<Report>,
 }
 
 impl Engine {
@@ -188,6 +245,7 @@ impl Engine {
             history: Box::new([[0; CELLS]; 2]),
             halt: None,
             interrupted: false,
+            reports: Vec::new(),
         }
     }
 
@@ -196,6 +254,11 @@ impl Engine {
     /// started while it is up stops at once with the best move so far.
     pub fn halt_on(&mut self, flag: Arc<AtomicBool>) {
         self.halt = Some(flag);
+    }
+
+    /// The reports of the last search's completed depths.
+    pub fn reports(&self) -> &[Report] {
+        &self.reports
     }
 
     /// Whether the last search was stopped by the halt flag.
@@ -230,6 +293,7 @@ impl Engine {
     /// Returns None only when the board is full.
     pub fn search(&mut self, setup: &Setup, limits: Limits) -> Option<Found> {
         self.interrupted = false;
+        self.reports.clear();
         let pos = setup.position();
         if pos.is_full() {
             return None;
@@ -243,6 +307,7 @@ impl Engine {
                 depth: 0,
                 nodes: 0,
                 pv: vec![centre],
+                reports: Vec::new(),
             });
         }
         let empty = |pos: &Position, i: usize| pos.cell(i) == pattern::EMPTY;
@@ -253,11 +318,23 @@ impl Engine {
         self.interrupted = search.halted();
         let nodes = search.nodes();
         let pos = search.into_position();
-        let pv = outcome
-            .pv
+        let spots = |line: &[usize]| -> Vec<Spot> {
+            line.iter().filter_map(|&i| position::spot(i)).collect()
+        };
+        let pv = spots(&outcome.pv);
+        let reports = outcome
+            .iterations
             .iter()
-            .filter_map(|&i| position::spot(i))
-            .collect();
+            .map(|it| Report {
+                depth: it.depth,
+                seldepth: it.seldepth,
+                score: it.score,
+                nodes: it.nodes,
+                elapsed: it.elapsed,
+                pv: spots(&it.pv),
+            })
+            .collect::<Vec<Report>>();
+        self.reports.clone_from(&reports);
         let best = Some(outcome.best)
             .filter(|&i| pos.points.contains(&i) && empty(&pos, i))
             .or_else(|| pos.points.iter().copied().find(|&i| empty(&pos, i)))
@@ -268,6 +345,7 @@ impl Engine {
             depth: outcome.depth,
             nodes,
             pv,
+            reports,
         })
     }
 
@@ -301,4 +379,36 @@ fn colour(player: Player) -> position::Colour {
 /// The engine's board for a 19×19 game board, `to_move` to play.
 pub fn position(board: &GameBoard, to_move: Player, rule: Rule) -> Position {
     Setup::of_board(board, to_move, rule).position()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_report_line_says_mate_for_a_proved_result() {
+        let report = |score| Report {
+            depth: 7,
+            seldepth: 15,
+            score,
+            nodes: 5_000,
+            elapsed: Duration::from_millis(10),
+            pv: vec![Spot { x: 9, y: 9 }, Spot { x: 10, y: 9 }],
+        };
+        let name = |s: Spot| format!("{},{}", s.x, s.y);
+        let cases = [
+            (120, "depth 7-15 ev 120 n 5000 n/s 500000 tm 10 pv 9,9 10,9"),
+            (
+                search::WIN - 5,
+                "depth 7-15 mate 5 n 5000 n/s 500000 tm 10 pv 9,9 10,9",
+            ),
+            (
+                -(search::WIN - 4),
+                "depth 7-15 mate -4 n 5000 n/s 500000 tm 10 pv 9,9 10,9",
+            ),
+        ];
+        for (score, line) in cases {
+            assert_eq!(report(score).line(name), line);
+        }
+    }
 }

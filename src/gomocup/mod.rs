@@ -66,6 +66,12 @@ pub trait Brain {
     /// `budget`; `None` if the brain has none to offer.
     fn choose(&mut self, setup: &Setup, budget: Limits) -> Option<Spot>;
 
+    /// Lines to show the manager about the last [`Brain::choose`] (each
+    /// written as a `MESSAGE`, before the move): none by default.
+    fn messages(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// Whether the last [`Brain::choose`] was cut short by the halt flag
     /// [`serve`] raises at `END`.
     fn interrupted(&self) -> bool {
@@ -88,6 +94,16 @@ impl Brain for Engine {
 
     fn interrupted(&self) -> bool {
         Engine::interrupted(self)
+    }
+
+    /// One line per completed depth: depth-selective depth, the score
+    /// (`ev`) or `mate N` plies, nodes, nodes a second, milliseconds and
+    /// the principal variation in Gomocup coordinates.
+    fn messages(&self) -> Vec<String> {
+        self.reports()
+            .iter()
+            .map(|r| r.line(|s| format!("{},{}", s.x, s.y)))
+            .collect()
     }
 }
 

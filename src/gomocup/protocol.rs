@@ -384,6 +384,9 @@ impl Protocol {
         let setup = self.setup();
         let taken = |s: Spot| self.stones.iter().any(|(q, _)| *q == Coord::of(s));
         let offered = brain.choose(&setup, budget);
+        for line in brain.messages() {
+            reply(out, "MESSAGE", line);
+        }
         let p = match offered.filter(|&s| setup.contains(s) && !taken(s)) {
             Some(s) => Coord::of(s),
             None => {

@@ -6,7 +6,8 @@
 //! `< MOVE` any move `x,y` on the board (the moves are the brain's to
 //! choose, so they are checked for form here and for legality by the
 //! whole-game tests), `{version}` in a reply stands for the crate's
-//! version, and `#` lines are comments.
+//! version, and `#` lines are comments. The search's reports (`MESSAGE
+//! depth …`) are left out of the comparison.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -84,6 +85,11 @@ fn check_transcript(transcript: &str) {
     }
     let (stdout, code) = run_brain(&input);
     let got = String::from_utf8(stdout).expect("replies are text");
+    // The search's reports vary with the machine: not part of a transcript.
+    let got: String = got
+        .split_inclusive('\n')
+        .filter(|line| !line.starts_with("MESSAGE depth "))
+        .collect();
     // Each `< MOVE` takes the shape of the move made, so a diff shows only
     // what is really wrong.
     let got_lines: Vec<&str> = got.lines().collect();
@@ -631,4 +637,45 @@ fn end_of_input_while_thinking_stops_the_search_with_a_legal_move() {
         sized_move(moves[0], 20).is_some() && !taken.contains(&moves[0].as_str()),
         "{after:?}"
     );
+}
+
+/// Each completed depth is a `MESSAGE` before the move: depth and
+/// selective depth, score, nodes, nodes a second, time, and the principal
+/// variation, whose first move is the move played.
+#[test]
+fn a_message_per_completed_depth() {
+    let mut manager = Manager::start();
+    assert_eq!(manager.exchange("START 20"), "OK");
+    manager.send("INFO max_depth 4");
+    manager.send("INFO timeout_turn 5000");
+    let stdin = manager.stdin.as_mut().expect("stdin is open");
+    stdin
+        .write_all(b"BOARD\n9,9,1\n10,10,2\n10,9,1\n9,10,2\nDONE\n")
+        .expect("send a position");
+    stdin.flush().expect("flush");
+    let mut messages = Vec::new();
+    let played = loop {
+        let line = manager.lines.recv_timeout(HANG).expect("a reply");
+        match line.strip_prefix("MESSAGE ") {
+            Some(message) => messages.push(message.to_string()),
+            None => break line,
+        }
+    };
+    assert_eq!(messages.len(), 4, "{messages:?}");
+    for (n, message) in messages.iter().enumerate() {
+        let words: Vec<&str> = message.split(' ').collect();
+        assert_eq!(words[0], "depth", "{message}");
+        let depth = words[1].split('-').next();
+        assert_eq!(depth, Some((n + 1).to_string().as_str()), "{message}");
+        assert!(words[2] == "ev" || words[2] == "mate", "{message}");
+        let keys: Vec<&str> = words.iter().skip(4).step_by(2).copied().collect();
+        assert_eq!(keys[..4], ["n", "n/s", "tm", "pv"], "{message}");
+    }
+    let last = messages.last().expect("four messages");
+    let pv_first = last
+        .split(" pv ")
+        .nth(1)
+        .and_then(|pv| pv.split(' ').next());
+    assert_eq!(pv_first, Some(played.as_str()), "{last}");
+    assert_eq!(manager.end(), Some(0));
 }

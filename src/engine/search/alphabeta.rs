@@ -10,6 +10,7 @@ impl Search<'_> {
         if ply > 0 && self.tick() {
             return 0;
         }
+        self.seldepth = self.seldepth.max(ply);
         let me = self.pos.side();
         let opp = other(me);
         let ply_score = ply as i32;

@@ -25,6 +25,7 @@ pub mod vcf;
 pub mod vct;
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use super::limits::{Budget, CHECK_EVERY};
 use super::position::{CELLS, Position};
@@ -60,6 +61,10 @@ pub struct Search<'a> {
     /// Nodes visited, threat solvers included.
     nodes: u64,
     budget: Budget,
+    /// The deepest ply reached.
+    seldepth: usize,
+    /// When the search began; read only for reports.
+    started: Instant,
     /// Raised from outside (another thread) to stop the search at once.
     halt: Option<&'a AtomicBool>,
     /// Set once the budget is spent; every node then returns at once.
@@ -89,6 +94,25 @@ pub struct Outcome {
     pub depth: u32,
     /// The expected line, starting with `best`.
     pub pv: Vec<usize>,
+    /// What each completed iteration found, in order.
+    pub iterations: Vec<Iteration>,
+}
+
+/// One completed iteration of the deepening search.
+#[derive(Clone, Debug)]
+pub struct Iteration {
+    /// Its nominal depth.
+    pub depth: u32,
+    /// The deepest ply it reached, threat solvers included.
+    pub seldepth: u32,
+    /// The score for the side to move.
+    pub score: i32,
+    /// Nodes visited since the search began.
+    pub nodes: u64,
+    /// Time since the search began.
+    pub elapsed: Duration,
+    /// The expected line, as array indices.
+    pub pv: Vec<usize>,
 }
 
 impl<'a> Search<'a> {
@@ -108,6 +132,8 @@ impl<'a> Search<'a> {
             nodes: 0,
             budget,
             halt,
+            seldepth: 0,
+            started: Instant::now(),
             stopped: false,
             lists: (0..MAX_PLY).map(|_| Vec::with_capacity(400)).collect(),
             solved: None,

@@ -2,7 +2,7 @@
 //! defences a threat leaves, and iterative deepening.
 
 use super::vcf::Threats;
-use super::{MoveList, Outcome, ROOT_VCF, ROOT_VCT, SOLVER_CAP, Search, WIN};
+use super::{Iteration, MoveList, Outcome, ROOT_VCF, ROOT_VCT, SOLVER_CAP, Search, WIN};
 use crate::engine::eval::{C_FIVE, EVAL_LIMIT};
 use crate::engine::pattern;
 use crate::engine::position::other;
@@ -18,6 +18,7 @@ impl Search<'_> {
             score,
             depth: 0,
             pv: vec![best],
+            iterations: Vec::new(),
         };
         if let Some(f) = self.pos.five_point(me) {
             return decided(f, WIN - 1);
@@ -77,7 +78,9 @@ impl Search<'_> {
             score: 0,
             depth: 0,
             pv: vec![fallback],
+            iterations: Vec::new(),
         };
+        self.seldepth = 0;
         for depth in 1..=self.budget.depth {
             self.root_best = None;
             let score = self.alphabeta(depth as i32, -WIN - 1, WIN + 1, 0);
@@ -91,11 +94,21 @@ impl Search<'_> {
                 break;
             }
             let Some(m) = self.root_best else { break };
+            let pv = self.pv(m);
+            best.iterations.push(Iteration {
+                depth,
+                seldepth: self.seldepth as u32,
+                score,
+                nodes: self.nodes,
+                elapsed: self.started.elapsed(),
+                pv: pv.clone(),
+            });
             best = Outcome {
                 best: m,
                 score,
                 depth,
-                pv: self.pv(m),
+                pv,
+                iterations: std::mem::take(&mut best.iterations),
             };
             if score.abs() > EVAL_LIMIT {
                 break;
