@@ -7,6 +7,7 @@
 //! cargo bench --bench engine -- speed
 //! cargo bench --bench engine -- depth
 //! cargo bench --bench engine -- match
+//! GOMOKU_ENGINE_BASE=/tmp/pbrain-old cargo bench --bench engine -- sprt
 //! ```
 //!
 //! - `signature`: a fixed list of positions, each searched by a fresh engine
@@ -18,6 +19,13 @@
 //! - `depth`: eight fixed midgame positions, one second each; the
 //!   search's line per completed depth (as the brain's `MESSAGE`s) and the
 //!   depth reached.
+//! - `sprt`: this build's engine against a previous build of the brain
+//!   (`GOMOKU_ENGINE_BASE`, a path), through the Gomocup protocol, on the
+//!   sixteen openings with colours swapped, until an SPRT of
+//!   `GOMOKU_ENGINE_ELO0` (default 0) against `GOMOKU_ENGINE_ELO1` (30),
+//!   α = β = 0.05, accepts one; prints W/D/L, the LLR and its bounds after
+//!   each pair. `GOMOKU_ENGINE_MS` (200), `GOMOKU_ENGINE_SIZE` (20),
+//!   `GOMOKU_ENGINE_GAMES` (at most 200).
 //! - `match`: from sixteen four-stone openings near the centre, each
 //!   played twice with colours swapped, the engine against a random
 //!   legal player, a one-ply greedy pattern player and itself at a quarter
@@ -39,6 +47,7 @@ use gomoku_mist::point::Point;
 use gomoku_mist::rule::Rule;
 
 mod signature;
+mod sprt;
 
 use signature::{OPENINGS, board_of, midgame, parse_moves};
 
@@ -67,6 +76,9 @@ fn main() {
     }
     if want("match") {
         matches();
+    }
+    if want("sprt") {
+        sprt_test();
     }
 }
 
@@ -125,6 +137,44 @@ fn depth() {
         "depth in {ms} ms: {depths:?}, mean {mean:.1} over the {} searched (0: a threat decided)",
         searched.len()
     );
+}
+
+/// `sprt`: the engine of this build against the brain at
+/// `GOMOKU_ENGINE_BASE` (a previous build's `pbrain-gomoku-mist`).
+fn sprt_test() {
+    let Ok(base) = std::env::var("GOMOKU_ENGINE_BASE") else {
+        println!("sprt: set GOMOKU_ENGINE_BASE to a previous build's pbrain-gomoku-mist");
+        return;
+    };
+    let var = |name: &str, default: f64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let size = var("GOMOKU_ENGINE_SIZE", 20.0) as u8;
+    let ms = var("GOMOKU_ENGINE_MS", 200.0) as u64;
+    let elo = (
+        var("GOMOKU_ENGINE_ELO0", 0.0),
+        var("GOMOKU_ENGINE_ELO1", 30.0),
+    );
+    let games = var("GOMOKU_ENGINE_GAMES", 200.0) as u32;
+    // The openings, shifted so their centre is the board's.
+    let shift = i16::from(size / 2) - 9;
+    let openings: Vec<Vec<engine::Spot>> = OPENINGS
+        .iter()
+        .map(|o| {
+            parse_moves(o)
+                .into_iter()
+                .map(engine::spot_of)
+                .map(|s| engine::Spot {
+                    x: (i16::from(s.x) + shift).clamp(0, i16::from(size) - 1) as u8,
+                    y: (i16::from(s.y) + shift).clamp(0, i16::from(size) - 1) as u8,
+                })
+                .collect()
+        })
+        .collect();
+    sprt::run(&base, size, ms, &openings, elo, games);
 }
 
 fn speed() {

@@ -10,6 +10,9 @@ mod brute;
 #[path = "../benches/signature/mod.rs"]
 #[allow(dead_code)]
 mod signature;
+#[path = "../benches/sprt/mod.rs"]
+#[allow(dead_code)]
+mod sprt;
 
 use std::time::{Duration, Instant};
 
@@ -391,4 +394,32 @@ fn edges_and_corners_on_15_and_20() {
             );
         }
     }
+}
+
+/// The bench's SPRT arithmetic against values worked out by hand from the
+/// trinomial formula: LLR = n (s1 − s0)(2s − s0 − s1) / (2 var).
+#[test]
+fn the_sprt_ratio_and_bounds() {
+    let tally = |wins, draws, losses| sprt::Tally {
+        wins,
+        draws,
+        losses,
+    };
+    let cases = [
+        (tally(60, 10, 30), 2.732),
+        (tally(20, 0, 20), -0.148),
+        (tally(0, 0, 0), 0.0),
+    ];
+    for (t, expected) in cases {
+        let got = sprt::llr(t, 0.0, 30.0);
+        assert!(
+            (got - expected).abs() < 0.001,
+            "{t:?}: {got}, not {expected}"
+        );
+    }
+    let (lower, upper) = sprt::bounds(0.05, 0.05);
+    assert!(
+        (lower + 2.944).abs() < 0.001 && (upper - 2.944).abs() < 0.001,
+        "{lower} {upper}"
+    );
 }
