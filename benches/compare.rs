@@ -47,8 +47,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use gomoku_mist::board::DIRECTIONS;
+use gomoku_mist::conform::{case, report};
 use gomoku_mist::controller::session::{self, Settings, Stop};
 use gomoku_mist::game::Game;
+use gomoku_mist::point::Point;
+use gomoku_mist::rng::Rng;
 use gomoku_mist::rule::Rule;
 
 /// Workload lines, `term` included, unless `GOMOKU_BENCH_LINES` says.
@@ -61,8 +65,6 @@ const WARM_UP_ROUNDS: usize = 2;
 const PLACEMENTS: usize = 300;
 /// The PRNG seed: the same seed, the same workload.
 const SEED: u64 = 0x6d69_7374_2019_0019;
-/// The board's side.
-const SIDE: usize = 19;
 /// The exit code of a session ended by `term`.
 const TERM_EXIT_CODE: i32 = 1;
 
@@ -183,75 +185,38 @@ fn bench_dir() -> PathBuf {
 // ---------------------------------------------------------------------------
 // The workload
 
-/// SplitMix64: small, fast and good enough to mix a workload.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n`; `n` is small, so the modulo bias is nil.
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-
-    fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            items.swap(i, self.below(i + 1));
-        }
-    }
-}
-
-/// A point as 0-based column and row.
-type Point = (usize, usize);
-
 /// The colour a point gets in the two-colouring the placements follow:
 /// no run of one colour is longer than 2 in any direction, so neither
 /// player, holding only points of one colour, can make five.
-fn pattern(column: usize, row: usize) -> usize {
-    (column / 2 + row) % 2
+fn pattern(p: Point) -> usize {
+    (p.column().index() / 2 + p.row().index()) % 2
 }
 
 /// Panics unless every run of one [`pattern`] colour, in each of the four
 /// directions, is at most 2 long.
 fn assert_pattern_has_no_long_runs() {
-    const DIRECTIONS: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
-    let on_board =
-        |c: isize, r: isize| (0..SIDE as isize).contains(&c) && (0..SIDE as isize).contains(&r);
-    for column in 0..SIDE as isize {
-        for row in 0..SIDE as isize {
-            let colour = pattern(column as usize, row as usize);
-            for (dc, dr) in DIRECTIONS {
-                let (mut c, mut r, mut run) = (column, row, 0);
-                while on_board(c, r) && pattern(c as usize, r as usize) == colour {
-                    (c, r, run) = (c + dc, r + dr, run + 1);
-                }
-                assert!(
-                    run <= 2,
-                    "the placement pattern has a run of {run} from ({column}, {row}) in \
-                     direction ({dc}, {dr})"
-                );
+    for start in Point::all() {
+        for (dc, dr) in DIRECTIONS {
+            let mut run = 0;
+            let mut at = Some(start);
+            while let Some(p) = at.filter(|&p| pattern(p) == pattern(start)) {
+                run += 1;
+                at = p.offset(dc, dr);
             }
+            assert!(
+                run <= 2,
+                "the placement pattern has a run of {run} from {start} in direction ({dc}, {dr})"
+            );
         }
     }
 }
 
 /// `count` points to place in order: Black's (1st, 3rd, ...) from pattern
 /// colour 0, White's from colour 1, each side's in shuffled order.
-fn placement_order(rng: &mut SplitMix64, count: usize) -> Vec<Point> {
+fn placement_order(rng: &mut Rng, count: usize) -> Vec<Point> {
     assert_pattern_has_no_long_runs();
-    let points = (0..SIDE).flat_map(|c| (0..SIDE).map(move |r| (c, r)));
     let (mut black, mut white): (Vec<Point>, Vec<Point>) =
-        points.partition(|&(c, r)| pattern(c, r) == 0);
+        Point::all().partition(|&p| pattern(p) == 0);
     assert!(
         black.len() >= count.div_ceil(2) && white.len() >= count / 2,
         "the pattern has too few points for {count} placements"
@@ -269,11 +234,10 @@ fn placement_order(rng: &mut SplitMix64, count: usize) -> Vec<Point> {
         .collect()
 }
 
-/// `place <point>`, the contract's way: `A`..`S` then the row from 1.
-fn place_line(out: &mut Vec<u8>, (column, row): Point) {
+/// `place <point>`, the contract's way.
+fn place_line(out: &mut Vec<u8>, p: Point) {
     out.extend_from_slice(b"place ");
-    out.push(b'A' + column as u8);
-    out.extend_from_slice((row + 1).to_string().as_bytes());
+    p.write_ascii(out);
 }
 
 /// The kinds of line in the workload, for the report.
@@ -309,7 +273,7 @@ struct Workload {
 impl Workload {
     /// `lines` lines, the last one `term`; see the module doc.
     fn generate(lines: usize) -> Workload {
-        let mut rng = SplitMix64(SEED);
+        let mut rng = Rng::new(SEED);
         let body = lines - 1;
         let placements = PLACEMENTS.min(body / 2);
         let order = placement_order(&mut rng, placements);
@@ -346,7 +310,7 @@ fn placement_slot(k: usize, count: usize, body: usize) -> usize {
 /// Appends one line that is not a successful placement, of a kind chosen
 /// evenly among `who`, `view`, `history`, rejected commands and rejected
 /// placements; a quarter of the latter name a point in `taken`, if any.
-fn random_line(out: &mut Vec<u8>, rng: &mut SplitMix64, taken: &[Point]) -> Kind {
+fn random_line(out: &mut Vec<u8>, rng: &mut Rng, taken: &[Point]) -> Kind {
     let (kind, line) = match rng.below(5) {
         0 => (Kind::Who, "who"),
         1 => (Kind::View, "view"),
@@ -452,44 +416,31 @@ fn build_baseline(dir: &Path) -> Option<PathBuf> {
 /// nothing.
 fn check_golden(name: &str, program: &Path) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
-    let mut inputs = Vec::new();
-    let mut dirs = vec![root];
-    while let Some(dir) = dirs.pop() {
-        let entries =
-            fs::read_dir(&dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
-        for entry in entries {
-            let path = entry.expect("cannot read a directory entry").path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|ext| ext == "in")
-                && !path.with_extension("args").exists()
-            {
-                inputs.push(path);
-            }
+    let cases = case::find(&[root]).expect("cannot list the golden cases");
+    let mut checked = 0;
+    for path in &cases {
+        let case = case::read(path).expect("cannot read a golden case");
+        if case.has_args {
+            continue;
         }
-    }
-    inputs.sort();
-    for input in &inputs {
         let run = Command::new(program)
-            .stdin(open_read(input))
+            .stdin(open_read(path))
             .stderr(Stdio::null())
             .output()
             .unwrap_or_else(|e| panic!("cannot run {name}: {e}"));
-        let expected = fs::read(input.with_extension("out")).expect("cannot read a .out file");
-        let code =
-            fs::read_to_string(input.with_extension("code")).expect("cannot read a .code file");
-        let code: i32 = code.trim().parse().expect("a .code file holds a number");
-        assert!(
-            run.stdout == expected && run.status.code() == Some(code),
-            "{name} fails the golden case {} (exit {}, expected {code})",
-            input.display(),
-            run.status
+        let expected = case.out.expect("a golden case has a .out file");
+        if let Some(diff) = report::first_difference(&expected, &run.stdout) {
+            panic!("{name} fails the golden case {}:\n{diff}", path.display());
+        }
+        assert_eq!(
+            run.status.code(),
+            case.code,
+            "{name} exits wrongly on the golden case {}",
+            path.display()
         );
+        checked += 1;
     }
-    eprintln!(
-        "note: {name} passes all {} golden cases without options",
-        inputs.len()
-    );
+    eprintln!("note: {name} passes all {checked} golden cases without options");
 }
 
 /// Runs `program` once with the workload on stdin and stdout to `out`;
@@ -502,10 +453,9 @@ fn check_output(name: &str, program: &Path, files: &Files, out: &Path) {
         .unwrap_or_else(|e| panic!("cannot run {name} ({}): {e}", program.display()));
     let got = fs::read(out).expect("cannot read back the output");
     let expected = fs::read(&files.expected).expect("cannot read the expected output");
-    if let Some((offset, line)) = first_difference(&got, &expected) {
+    if let Some(diff) = report::first_difference(&expected, &got) {
         panic!(
-            "{name} printed the wrong output: it first differs from {} at byte {offset} \
-             (output line {line}); see {}",
+            "{name} printed the wrong output (expected: {}, got: {}):\n{diff}",
             files.expected.display(),
             out.display()
         );
@@ -515,17 +465,6 @@ fn check_output(name: &str, program: &Path, files: &Files, out: &Path) {
         Some(TERM_EXIT_CODE),
         "{name} must exit with code {TERM_EXIT_CODE} after `term`, but {status}"
     );
-}
-
-/// The byte offset and 1-based line number where `a` and `b` first differ.
-fn first_difference(a: &[u8], b: &[u8]) -> Option<(usize, usize)> {
-    let offset = match a.iter().zip(b).position(|(x, y)| x != y) {
-        Some(offset) => offset,
-        None if a.len() == b.len() => return None,
-        None => a.len().min(b.len()),
-    };
-    let line = 1 + a[..offset].iter().filter(|&&byte| byte == b'\n').count();
-    Some((offset, line))
 }
 
 fn open_read(path: &Path) -> File {

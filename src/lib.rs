@@ -1,53 +1,34 @@
 //! Gomoku in the Mist: the game controller whose every output byte is set
-//! by the [`contract`] (`src/rules/contract.md`).
+//! by the [`contract`] (`src/rules/contract.md`), with a search engine,
+//! a terminal front-end, a Gomocup brain and a conformance kit over it.
 //!
 //! # Code map
 //!
-//! Three layers, each depending only on those above it in this list. The
-//! core never does I/O; the engine neither; each shell does it only
-//! through the readers and writers it is handed, and `main.rs` (and the
-//! brain's `src/bin/pbrain-gomoku-mist.rs`) own stdin, stdout, stderr and
-//! the exit code.
+//! Folders by layer; each imports only the layers above it in this list
+//! (`tests/it/layers.rs` checks it, and that no two modules import each
+//! other). `main.rs` and the brain's `src/bin/pbrain-gomoku-mist.rs` own
+//! stdin, stdout, stderr and the exit code; nothing else touches them.
 //!
-//! The rules (core):
-//! - [`point`]: [`Column`](point::Column), [`Row`](point::Row) and
-//!   [`Point`](point::Point), and their strict parser.
-//! - [`player`]: [`Player`](player::Player), who is also a stone's colour.
-//! - [`board`]: the stones, and the runs through a stone that decide wins.
-//! - [`rule`]: which runs win (the contract's five-or-more, `exact`,
-//!   `caro`).
-//! - [`mist`]: where the hole's centre moves, and which points it shows.
-//! - [`game`]: turn, moves, mist and how a placement ends the game.
-//! - [`command`]: one line of bytes to a [`Command`](command::Command), or
-//!   why it is none: the grammar, stated plainly.
-//! - [`decode`]: the same grammar for a short line, decoded without
-//!   branching on its bytes: the read loop's fast path, tested against
-//!   [`command`].
-//! - [`contract`]: no code; the rules the program keeps, in full, as a
-//!   document: what to print for any input, and each decision taken where
-//!   the assignment is silent.
-//!
-//! The engine:
+//! - [`rules`], the core: [`point`], [`player`], [`board`] (the stones and
+//!   the runs through a stone), [`rule`] (which runs win), [`mist`],
+//!   [`game`] (turn, moves, ending), [`command`] (a line of bytes to a
+//!   command, or why it is none) and the [`contract`] as a document. No
+//!   I/O; imports nothing but itself. Its modules are re-exported here.
 //! - [`engine`]: a position and a budget to a move: incremental line
-//!   patterns, threat solvers (VCF, VCT), alpha-beta search.
-//!
-//! The shells:
-//! - [`text`]: every byte printed on stdout, and the help texts. The core
-//!   never imports it (nor `output` nor `session`): it gives points and
-//!   stones, `text` alone turns them into symbols.
-//! - [`output`]: the output buffer, and the fixed-size blocks most replies
-//!   are copied as.
-//! - [`session`]: the read–reply loop over any reader and writer, and the
-//!   same replies one line at a time.
-//! - [`opponent`]: a player the program moves for itself, and the
-//!   [`Computer`](opponent::Computer) behind `--cpu`.
-//! - [`terminal`]: a person at a terminal: line editing, prompt, boards and
-//!   hints on the terminal side, the same session's bytes on stdout.
-//! - [`gomocup`]: the Gomocup (Piskvork protocol) brain over any reader,
-//!   writer and move chooser.
-//! - [`conform`]: the conformance kit, `check` and `fuzz`: other
-//!   implementations run as processes against cases and the reference.
-//! - [`cli`]: the command line of every command, by one set of rules.
+//!   patterns, evaluation, the search and its threat solvers, the hash
+//!   table, the limits. Imports only the rules; no I/O.
+//! - [`controller`]: the read–reply loop the contract describes, over any
+//!   reader and writer: the session, its fast decoder, the output blocks,
+//!   every byte printed on stdout ([`controller::text`]), and the computer
+//!   opponent behind `--cpu`.
+//! - The shells, each over the layers above and never over each other:
+//!   [`terminal`] (a person typing: line editing, boards, hints),
+//!   [`gomocup`] (the Gomocup brain), [`conform`] (`check` and `fuzz`:
+//!   other implementations run against cases and the reference). What two
+//!   shells share lives below them: [`rng`] (the seeded generator) and
+//!   [`cli::args`] (the generic command-line reader).
+//! - [`cli`], on top: the command line of every command, by one set of
+//!   rules; it hands each shell its options.
 //!
 //! # Invariants
 //!
@@ -60,8 +41,8 @@
 //! - No game goes on after its ending: the session stops reading.
 //! - Input is bytes, never decoded; no input can make the program panic.
 //! - Answering a command allocates nothing. Of a line that does not lie
-//!   whole in the 64 KiB read buffer, at most [`session::HEAD`] bytes are
-//!   kept.
+//!   whole in the 64 KiB read buffer, at most [`controller::session::HEAD`]
+//!   bytes are kept.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

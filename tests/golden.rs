@@ -1,6 +1,8 @@
 //! The golden suite: every `tests/golden/**/NAME.in` is one test.
 //!
-//! A case is a set of files sharing a name:
+//! A case is read by the same code as `gomoku-mist check` reads it
+//! ([`gomoku_mist::conform::case`]), so the suite and the kit cannot
+//! disagree on the format:
 //!
 //! - `NAME.in`: the bytes on stdin;
 //! - `NAME.out`: the bytes expected on stdout;
@@ -8,48 +10,90 @@
 //! - `NAME.args` (optional): the command-line arguments, one a line;
 //!   without it the program runs with none;
 //! - `NAME.err` (optional): the bytes expected on stderr; without it,
-//!   stderr must be empty.
+//!   stderr must be empty (`check` does not compare stderr; this suite
+//!   does, since the wording of our own errors is ours to keep).
+//!
+//! A difference is shown as `check` shows it: the first line that differs,
+//! escaped, with the lines before it.
 //!
 //! `GOLDEN_BLESS=1 cargo test --test golden` rewrites `.out`, `.code` and
 //! `.err` from what the program does now: review the diff before you
 //! commit it.
 
-mod common;
-
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::time::Duration;
+
+use assert_cmd::Command;
+use gomoku_mist::conform::case;
+use gomoku_mist::conform::report::difference;
+
+/// No case takes anywhere near this long; past it the run is killed.
+const HANG: Duration = Duration::from_secs(20);
 
 fn golden(input_path: &Path) -> datatest_stable::Result<()> {
-    let case = Case::at(input_path);
-    let input = fs::read(input_path)?;
-    let args = case.args()?;
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let run = common::run(&args, &input)?;
-    let code = match run.code {
+    let case = case::read(input_path)?;
+    let run = Command::new(env!("CARGO_BIN_EXE_gomoku-mist"))
+        .args(&case.args)
+        .write_stdin(case.input.clone())
+        .timeout(HANG)
+        .output()?;
+    let code = match run.status.code() {
         Some(code) => format!("{code}\n"),
-        None => "killed by a signal\n".to_owned(),
+        None => "killed by a signal (or no end within the time limit)\n".to_owned(),
     };
     if std::env::var_os("GOLDEN_BLESS").is_some_and(|v| !v.is_empty()) {
-        return case.bless(&run.stdout, &code, &run.stderr);
+        return bless(input_path, &run.stdout, &code, &run.stderr);
     }
+    let missing = |what: &str| format!("{}: no .{what} file", input_path.display());
+    let expected_code = case.code.ok_or_else(|| missing("code"))?;
     let mut failures = String::new();
     for (what, expected, actual) in [
-        ("stdout", case.read("out")?, run.stdout.as_slice()),
-        ("exit code", case.read("code")?, code.as_bytes()),
-        ("stderr", case.read_or_empty("err")?, run.stderr.as_slice()),
+        (
+            "stdout",
+            case.out.ok_or_else(|| missing("out"))?,
+            &run.stdout,
+        ),
+        (
+            "exit code",
+            format!("{expected_code}\n").into_bytes(),
+            &code.into_bytes(),
+        ),
+        ("stderr", case.err.unwrap_or_default(), &run.stderr),
     ] {
-        if let Some(diff) = common::diff(&expected, actual) {
-            failures.push_str(&format!("\n{what} differs:\n{diff}"));
+        if let Some(diff) = difference(what, &expected, actual) {
+            failures.push_str(&format!("\n{diff}"));
         }
     }
     if failures.is_empty() {
         return Ok(());
     }
     Err(Box::new(Failure(format!(
-        "{} failed (args {args:?}):{failures}\nIf the new output is right: \
+        "{} failed (args {:?}):{failures}\nIf the new output is right: \
          GOLDEN_BLESS=1 cargo test --test golden, then review the diff.",
-        input_path.display()
+        input_path.display(),
+        case.args,
     ))))
+}
+
+/// Writes what the program did as the case's expected files.
+fn bless(
+    input_path: &Path,
+    stdout: &[u8],
+    code: &str,
+    stderr: &[u8],
+) -> datatest_stable::Result<()> {
+    fs::write(input_path.with_extension("out"), stdout)?;
+    fs::write(input_path.with_extension("code"), code)?;
+    let err = input_path.with_extension("err");
+    if stderr.is_empty() {
+        if err.exists() {
+            fs::remove_file(err)?;
+        }
+    } else {
+        fs::write(err, stderr)?;
+    }
+    Ok(())
 }
 
 /// A failure message shown as it is: the harness prints errors with
@@ -70,55 +114,6 @@ impl std::fmt::Display for Failure {
 }
 
 impl std::error::Error for Failure {}
-
-/// The files of one case, named after its `.in` file.
-struct Case {
-    stem: PathBuf,
-}
-
-impl Case {
-    fn at(input_path: &Path) -> Case {
-        Case {
-            stem: input_path.with_extension(""),
-        }
-    }
-
-    fn path(&self, extension: &str) -> PathBuf {
-        self.stem.with_extension(extension)
-    }
-
-    fn read(&self, extension: &str) -> datatest_stable::Result<Vec<u8>> {
-        let path = self.path(extension);
-        fs::read(&path).map_err(|e| format!("{}: {e}", path.display()).into())
-    }
-
-    fn read_or_empty(&self, extension: &str) -> datatest_stable::Result<Vec<u8>> {
-        match fs::read(self.path(extension)) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-            read => Ok(read?),
-        }
-    }
-
-    fn args(&self) -> datatest_stable::Result<Vec<String>> {
-        let bytes = self.read_or_empty("args")?;
-        let text = String::from_utf8(bytes)?;
-        Ok(text.lines().map(str::to_owned).collect())
-    }
-
-    fn bless(&self, stdout: &[u8], code: &str, stderr: &[u8]) -> datatest_stable::Result<()> {
-        fs::write(self.path("out"), stdout)?;
-        fs::write(self.path("code"), code)?;
-        let err = self.path("err");
-        if stderr.is_empty() {
-            if err.exists() {
-                fs::remove_file(err)?;
-            }
-        } else {
-            fs::write(err, stderr)?;
-        }
-        Ok(())
-    }
-}
 
 datatest_stable::harness! {
     { test = golden, root = "tests/golden", pattern = r"\.in$" },

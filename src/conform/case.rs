@@ -9,7 +9,7 @@ use std::fs;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
-use super::{ConformError, Expected, reference};
+use super::{ConformError, Expected, ReadArgs, Setup, reference};
 
 /// One case, read from disk.
 #[derive(Clone, Debug)]
@@ -26,6 +26,10 @@ pub struct Case {
     pub out: Option<Vec<u8>>,
     /// The `.code` file's number, if there is one.
     pub code: Option<i32>,
+    /// The `.err` file's bytes, if there is one: what the program writes
+    /// on stderr. `check` does not compare it (other programs word their
+    /// errors their own way); this program's golden suite does.
+    pub err: Option<Vec<u8>>,
 }
 
 impl Case {
@@ -52,15 +56,21 @@ impl Case {
     }
 
     /// What is expected: `.out` and `.code`, or the reference's where one
-    /// is missing (run in-process here, with no time limit of its own).
-    pub fn expected(&self) -> Expected {
+    /// is missing (run in-process here, with no time limit of its own, its
+    /// options read by `read_args`).
+    pub fn expected(&self, read_args: ReadArgs) -> Expected {
         match (&self.out, self.code) {
             (Some(stdout), Some(code)) => Expected {
                 stdout: stdout.clone(),
                 code,
             },
             (out, code) => {
-                let own = reference(&self.args, &self.input);
+                let setup = if self.args.is_empty() {
+                    Setup::contract()
+                } else {
+                    read_args(&self.args)
+                };
+                let own = reference(setup, &self.input);
                 Expected {
                     stdout: out.clone().unwrap_or(own.stdout),
                     code: code.unwrap_or(own.code),
@@ -163,6 +173,7 @@ pub fn read(path: &Path) -> Result<Case, ConformError> {
         has_args,
         out,
         code,
+        err: read_file(&path.with_extension("err"))?,
     })
 }
 
@@ -224,6 +235,7 @@ mod tests {
             has_args: !args.is_empty(),
             out: out.then(Vec::new),
             code: code.then_some(0),
+            err: None,
         }
     }
 
@@ -268,7 +280,7 @@ mod tests {
         given.out = Some(b"kept".to_vec());
         given.code = Some(7);
         assert_eq!(
-            given.expected(),
+            given.expected(|_| Setup::Refuse),
             Expected {
                 stdout: b"kept".to_vec(),
                 code: 7

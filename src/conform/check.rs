@@ -30,6 +30,8 @@ pub struct CheckOptions {
     pub timeout: Duration,
     /// How many cases run at once.
     pub jobs: usize,
+    /// How the reference reads a case's `.args`.
+    pub read_args: super::ReadArgs,
 }
 
 /// How one case came out: its report line(s), and whether it passed.
@@ -66,7 +68,7 @@ pub fn check(opts: &CheckOptions, out: &mut dyn Write) -> Result<Outcome, Confor
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(path) = paths.get(index) else { break };
-                    let verdict = judge(path, command, ours, opts.timeout);
+                    let verdict = judge(path, command, ours, opts);
                     if send.send((index, verdict)).is_err() {
                         break;
                     }
@@ -117,7 +119,7 @@ fn judge(
     path: &std::path::Path,
     command: &[OsString],
     ours: bool,
-    timeout: Duration,
+    opts: &CheckOptions,
 ) -> Result<Verdict, ConformError> {
     let case = case::read(path)?;
     if case.has_args && !ours {
@@ -126,9 +128,9 @@ fn judge(
     if let Some(why) = case.not_run() {
         return Ok(Verdict::Skip(why));
     }
-    let expected = case.expected();
+    let expected = case.expected(opts.read_args);
     let limits = Limits {
-        timeout,
+        timeout: opts.timeout,
         cap: expected
             .stdout
             .len()

@@ -16,7 +16,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::run::{self, End, Limits, Ran};
-use super::{ConformError, Expected, Outcome, case, generate, reference, report};
+use super::{ConformError, Expected, Outcome, Setup, case, generate, reference, report};
 use crate::rng::Rng;
 
 /// Output above this many times the expected size (and at least
@@ -78,7 +78,7 @@ impl Spent {
 /// How many workers to start: one a job, but never more than the options
 /// allow or than there are cases, as an idle worker still costs a thread.
 fn workers(opts: &FuzzOptions) -> usize {
-    let jobs = opts.jobs.clamp(1, super::args::MAX_JOBS);
+    let jobs = opts.jobs.clamp(1, super::MAX_JOBS);
     match opts.limit {
         Limit::Cases(cases) => usize::try_from(cases).map_or(jobs, |cases| jobs.min(cases.max(1))),
         Limit::Time(_) => jobs,
@@ -169,7 +169,7 @@ fn worker(
         let t0 = Instant::now();
         let input = generate::case(&mut Rng::for_case(opts.seed, index));
         let t1 = Instant::now();
-        let expected = reference(&[], &input);
+        let expected = reference(Setup::contract(), &input);
         let t2 = Instant::now();
         let ran = run_program(opts, &expected, &input);
         let t3 = Instant::now();
@@ -207,7 +207,7 @@ fn report_found(
     found: &Found,
     out: &mut dyn Write,
 ) -> Result<(), ConformError> {
-    let expected = reference(&[], &found.input);
+    let expected = reference(Setup::contract(), &found.input);
     if let End::CannotStart(why) = run_program(opts, &expected, &found.input).end {
         // Nothing to shrink: no input would make it start.
         writeln!(out, "cannot start the program: {why}")?;
@@ -218,7 +218,7 @@ fn report_found(
     out.flush()?;
     let started = Instant::now();
     let disagrees = |input: &[u8]| {
-        let expected = reference(&[], input);
+        let expected = reference(Setup::contract(), input);
         report::compare(&expected, &run_program(opts, &expected, input)).is_some()
     };
     let shrunk = super::shrink::shrink(&found.input, disagrees, opts.jobs, opts.shrink_budget);
@@ -238,7 +238,7 @@ fn report_found(
             ""
         },
     )?;
-    let expected = reference(&[], &shrunk.input);
+    let expected = reference(Setup::contract(), &shrunk.input);
     let ran = run_program(opts, &expected, &shrunk.input);
     writeln!(out, "input:")?;
     write!(
@@ -303,15 +303,11 @@ mod tests {
             (8, Limit::Cases(3), 3),
             (8, Limit::Cases(0), 1),
             (0, Limit::Cases(10), 1),
-            (
-                100_000_000,
-                Limit::Cases(u64::MAX),
-                super::super::args::MAX_JOBS,
-            ),
+            (100_000_000, Limit::Cases(u64::MAX), super::super::MAX_JOBS),
             (
                 100_000_000,
                 Limit::Time(Duration::from_secs(1)),
-                super::super::args::MAX_JOBS,
+                super::super::MAX_JOBS,
             ),
             (3, Limit::Time(Duration::from_secs(1)), 3),
         ];

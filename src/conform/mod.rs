@@ -8,7 +8,6 @@
 //! [`crate::controller::session::run`] over byte slices, so it is exactly the program
 //! the contract describes, without a process of its own.
 
-pub mod args;
 pub mod case;
 pub mod check;
 pub mod fuzz;
@@ -97,37 +96,63 @@ pub struct Expected {
     pub code: i32,
 }
 
-/// Runs the reference in-process on `input`, with the contract's defaults or
-/// the game and settings that `args` (this program's options) ask for.
-pub fn reference(args: &[OsString], input: &[u8]) -> Expected {
-    let (game, settings, opponent) = if args.is_empty() {
-        (Game::new(Rule::default()), Settings::default(), None)
-    } else {
-        match crate::cli::parse(args.iter().cloned()) {
-            Ok(crate::cli::Action::Play(play)) => {
-                (play.game, play.settings, play.cpu.map(Cpu::opponent))
-            }
-            // A case does not run the conformance kit itself.
-            Ok(crate::cli::Action::Check(_) | crate::cli::Action::Fuzz(_)) => {
-                return Expected {
-                    stdout: Vec::new(),
-                    code: 2,
-                };
-            }
-            Ok(crate::cli::Action::Help(help)) => return text_only(help),
-            Ok(crate::cli::Action::Version) => return text_only(crate::controller::text::VERSION),
-            // The message goes to stderr, which is not compared.
-            Err(_) => {
-                return Expected {
-                    stdout: Vec::new(),
-                    code: 2,
-                };
-            }
+/// The most runs at once: more only queues the same cores, and each run
+/// costs threads, so a mistyped `--jobs` must not exhaust them.
+pub const MAX_JOBS: usize = 256;
+
+/// How the reference reads a case's `.args` (the game's options). The
+/// command line that started the kit hands it in, so the kit runs games
+/// without knowing their options.
+pub type ReadArgs = fn(&[OsString]) -> Setup;
+
+/// What the reference is asked to do with a case's input.
+#[derive(Debug)]
+pub enum Setup {
+    /// Play this game (boxed: a board is large beside the other variants).
+    Play {
+        /// The game, after any moves it starts with.
+        game: Box<Game>,
+        /// How the session prints.
+        settings: Settings,
+        /// The computer, if it plays one colour.
+        cpu: Option<Cpu>,
+    },
+    /// Print this text and exit 0, as `--help` and `--version` do.
+    Print(&'static str),
+    /// Refuse, as a bad command line is: nothing on stdout, exit 2.
+    Refuse,
+}
+
+impl Setup {
+    /// The contract's game: no options.
+    pub fn contract() -> Setup {
+        Setup::Play {
+            game: Box::new(Game::new(Rule::default())),
+            settings: Settings::default(),
+            cpu: None,
+        }
+    }
+}
+
+/// Runs the reference in-process on `input`, as `setup` asks.
+pub fn reference(setup: Setup, input: &[u8]) -> Expected {
+    let (game, settings, cpu) = match setup {
+        Setup::Play {
+            game,
+            settings,
+            cpu,
+        } => (*game, settings, cpu),
+        Setup::Print(text) => return text_only(text),
+        Setup::Refuse => {
+            return Expected {
+                stdout: Vec::new(),
+                code: 2,
+            };
         }
     };
     let mut stdout = Vec::new();
     // Reading a slice and writing a vector cannot fail.
-    let code = match session::play(game, settings, opponent, input, &mut stdout) {
+    let code = match session::play(game, settings, cpu.map(Cpu::opponent), input, &mut stdout) {
         Ok(finish) => i32::from(finish.stop.exit_code()),
         Err(_) => i32::from(Stop::EndOfInput.exit_code()),
     };

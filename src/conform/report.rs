@@ -56,8 +56,15 @@ pub fn escape_lines(bytes: &[u8], indent: &str, most: usize) -> String {
     out
 }
 
-/// Where two outputs first differ, shown as lines; `None` if equal.
+/// Where two outputs on stdout first differ, shown as lines; `None` if
+/// equal.
 pub fn first_difference(expected: &[u8], got: &[u8]) -> Option<String> {
+    difference("stdout", expected, got)
+}
+
+/// Where two outputs on the stream called `what` first differ, shown as
+/// lines; `None` if equal.
+pub fn difference(what: &str, expected: &[u8], got: &[u8]) -> Option<String> {
     if expected == got {
         return None;
     }
@@ -68,7 +75,7 @@ pub fn first_difference(expected: &[u8], got: &[u8]) -> Option<String> {
         .map_or(0, |at| at + 1);
     let number = expected[..start].iter().filter(|&&b| b == b'\n').count() + 1;
     let mut out = String::new();
-    let _ = writeln!(out, "  stdout differs at line {number} (byte {common}):");
+    let _ = writeln!(out, "  {what} differs at line {number} (byte {common}):");
     let before: Vec<&[u8]> = expected[..start].split_inclusive(|&b| b == b'\n').collect();
     for (i, line) in before
         .iter()

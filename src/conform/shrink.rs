@@ -37,7 +37,7 @@ where
         fails: &fails,
         // Each candidate of a batch is a thread: never more than the
         // options allow, whatever a caller passes.
-        jobs: jobs.clamp(1, super::args::MAX_JOBS),
+        jobs: jobs.clamp(1, super::MAX_JOBS),
         budget,
         tests: AtomicUsize::new(0),
     };

@@ -1,11 +1,12 @@
-//! Running the built binary, for the test binaries that need it.
+//! Running the built binary, for the tests that need it: whole runs go
+//! through `assert_cmd`; what it cannot do (a conversation over pipes,
+//! one command and one reply at a time) is here. A difference is shown
+//! as the conformance kit shows it.
 
 #![allow(dead_code)] // each test binary uses its own part of this
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
-use std::thread;
 use std::time::Duration;
 
 /// The binary under test, as Cargo built it for this test run.
@@ -34,6 +35,8 @@ pub fn stderr_of(child: &mut Child) -> String {
     stderr
 }
 
+pub use gomoku_mist::conform::report::first_difference as diff;
+
 /// What one run of the binary produced.
 #[derive(Debug)]
 pub struct Run {
@@ -43,76 +46,18 @@ pub struct Run {
     pub code: Option<i32>,
 }
 
-/// Runs the binary with `args`, feeding it `input` on stdin, and fails
-/// (rather than hangs) if it does not finish within [`HANG`].
+/// Runs the binary with `args`, feeding it `input` on stdin; killed (and
+/// its code `None`) if it does not finish within [`HANG`].
 pub fn run(args: &[&str], input: &[u8]) -> Result<Run, String> {
-    let mut child = Command::new(BIN)
+    let output = assert_cmd::Command::new(BIN)
         .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start {BIN}: {e}"))?;
-    let mut stdin = child.stdin.take().ok_or("no stdin pipe")?;
-    let input = input.to_vec();
-    // The program may stop reading early (after `term`, or a win), so a
-    // failed write here is expected, not an error.
-    let writer = thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let mut stdout = child.stdout.take().ok_or("no stdout pipe")?;
-    let mut stderr = child.stderr.take().ok_or("no stderr pipe")?;
-    let (done, finished) = mpsc::channel();
-    thread::spawn(move || {
-        let mut out = Vec::new();
-        let mut err = Vec::new();
-        let read = stdout
-            .read_to_end(&mut out)
-            .and_then(|_| stderr.read_to_end(&mut err));
-        let _ = done.send(read.map(|_| (out, err)));
-    });
-    let (stdout, stderr) = match finished.recv_timeout(HANG) {
-        Ok(read) => read.map_err(|e| format!("cannot read the output: {e}"))?,
-        Err(_) => {
-            let _ = child.kill();
-            return Err(format!("no end after {HANG:?}: killed"));
-        }
-    };
-    let status = child.wait().map_err(|e| format!("cannot wait: {e}"))?;
-    let _ = writer.join();
+        .write_stdin(input.to_vec())
+        .timeout(HANG)
+        .output()
+        .map_err(|e| format!("cannot run {BIN}: {e}"))?;
     Ok(Run {
-        stdout,
-        stderr,
-        code: status.code(),
+        stdout: output.stdout,
+        stderr: output.stderr,
+        code: output.status.code(),
     })
-}
-
-/// Bytes as lines a person can read in a diff: every byte that is not
-/// printable ASCII escaped, each `\n` shown and kept as a line break.
-pub fn readable(bytes: &[u8]) -> String {
-    let mut out = String::new();
-    for line in bytes.split_inclusive(|&b| b == b'\n') {
-        let (body, newline) = match line.strip_suffix(b"\n") {
-            Some(body) => (body, "⏎\n"),
-            None => (line, "   (no newline at end)\n"),
-        };
-        out.extend(body.escape_ascii().map(char::from));
-        out.push_str(newline);
-    }
-    out
-}
-
-/// A unified diff of two byte strings, or `None` if they are equal.
-pub fn diff(expected: &[u8], actual: &[u8]) -> Option<String> {
-    if expected == actual {
-        return None;
-    }
-    let (expected, actual) = (readable(expected), readable(actual));
-    let diff = similar::TextDiff::from_lines(&expected, &actual);
-    Some(
-        diff.unified_diff()
-            .context_radius(3)
-            .header("expected", "actual")
-            .to_string(),
-    )
 }

@@ -10,7 +10,9 @@ use std::os::unix::ffi::OsStringExt;
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::common::BIN;
+use predicates::prelude::*;
+
+use crate::common::{BIN, HANG};
 
 fn run_with(args: &[OsString], stdout: Stdio) -> Output {
     Command::new(BIN)
@@ -25,27 +27,22 @@ fn run_with(args: &[OsString], stdout: Stdio) -> Output {
 /// Stderr must be one error line, safe to print on a terminal, then the
 /// hint: nothing that a terminal would act on, nothing that is not UTF-8.
 fn assert_one_safe_error_line(args: &[OsString], expected_first_line: &str) {
-    let run = run_with(args, Stdio::piped());
-    assert_eq!(run.status.code(), Some(2), "{args:?}");
-    assert!(run.stdout.is_empty(), "{args:?}");
-    let stderr = String::from_utf8(run.stderr).expect("stderr is UTF-8");
-    let lines: Vec<&str> = stderr.lines().collect();
-    assert_eq!(
-        lines,
-        [
-            expected_first_line,
-            "Try 'gomoku-mist --help' for more information."
-        ],
-        "{args:?}"
-    );
-    assert!(stderr.ends_with('\n'));
-    assert!(
+    let expected =
+        format!("{expected_first_line}\nTry 'gomoku-mist --help' for more information.\n");
+    let safe = predicate::function(|stderr: &str| {
         !stderr
             .trim_end()
             .chars()
-            .any(|c| c.is_control() && c != '\n'),
-        "a control character reached stderr: {stderr:?}"
-    );
+            .any(|c| c.is_control() && c != '\n')
+    })
+    .fn_name("has no control character but the newlines");
+    assert_cmd::Command::new(BIN)
+        .args(args)
+        .timeout(HANG)
+        .assert()
+        .code(2)
+        .stdout(predicate::str::is_empty())
+        .stderr(predicate::str::diff(expected).and(safe));
 }
 
 fn os(bytes: &[u8]) -> OsString {

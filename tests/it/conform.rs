@@ -91,6 +91,7 @@ fn check(
         paths,
         timeout,
         jobs: 2,
+        read_args: gomoku_mist::cli::setup,
     };
     let mut out = Vec::new();
     let outcome = conform::check(&opts, &mut out).expect("check runs");

@@ -1,7 +1,7 @@
-//! The command lines of `check` and `fuzz`, and running them: the one
-//! entry point `main.rs` calls.
+//! The command lines of `check` and `fuzz`: their options, what they mean,
+//! and their help.
 //!
-//! The options are read by [`crate::cli::read`], so they keep the rules
+//! The options are read by [`args::read`], so they keep the rules
 //! every command of the program keeps (values as `--name value` or
 //! `--name=value`, help winning wherever it stands before `--`, each
 //! option at most once, errors naming their option); this module says
@@ -11,19 +11,14 @@ use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::split::split;
-use super::{CheckOptions, FuzzOptions, Limit};
-use crate::cli::{self, CliError, HELP, Spec, VERSION};
-use crate::controller::text;
+use super::args::{self, CliError, HELP, Spec, VERSION};
+use crate::conform::split::split;
+use crate::conform::{CheckOptions, FuzzOptions, Limit, MAX_JOBS, ReadArgs};
 
 /// The longest time any option of the kit takes, in seconds: far beyond
 /// any real run, and small enough that adding it to the clock cannot
 /// overflow.
 pub const MAX_SECONDS: f64 = 1_000_000.0;
-
-/// The most runs at once: more only queues the same cores, and each run
-/// costs threads, so a mistyped `--jobs` must not exhaust them.
-pub const MAX_JOBS: usize = 256;
 
 /// The options of `check`.
 const CHECK: &[Spec] = &[
@@ -74,11 +69,19 @@ impl Sub {
         }
     }
 
+    /// How it is invoked, as its usage errors name it.
+    pub const fn command(self) -> &'static str {
+        match self {
+            Sub::Check => "gomoku-mist check",
+            Sub::Fuzz => "gomoku-mist fuzz",
+        }
+    }
+
     /// The subcommand's `--help`.
     pub const fn help(self) -> &'static str {
         match self {
-            Sub::Check => text::CHECK_HELP,
-            Sub::Fuzz => text::FUZZ_HELP,
+            Sub::Check => CHECK_HELP,
+            Sub::Fuzz => FUZZ_HELP,
         }
     }
 
@@ -99,15 +102,16 @@ pub enum Parsed {
     Fuzz(FuzzOptions),
 }
 
-/// Reads the arguments after `check` or `fuzz`.
+/// Reads the arguments after `check` or `fuzz`; `read_args` is how the
+/// reference reads a case's `.args`.
 ///
 /// # Errors
 ///
 /// [`CliError`] names the first problem found.
-pub fn parse(sub: Sub, args: &[OsString]) -> Result<Parsed, CliError> {
+pub fn parse(sub: Sub, args: &[OsString], read_args: ReadArgs) -> Result<Parsed, CliError> {
     // `--help` and `--version`, which win over any mistake, were looked for
     // by the caller.
-    let given = cli::read(sub.specs(), args.to_vec())?;
+    let given = args::read(sub.specs(), args.to_vec())?;
     let program = match given.value("--program") {
         None => None,
         Some(line) => {
@@ -143,6 +147,7 @@ pub fn parse(sub: Sub, args: &[OsString]) -> Result<Parsed, CliError> {
                 paths: given.arguments.iter().map(PathBuf::from).collect(),
                 timeout: timeout.unwrap_or(Duration::from_secs(10)),
                 jobs,
+                read_args,
             }))
         }
         Sub::Fuzz => {
@@ -227,13 +232,70 @@ fn clock_seed() -> u64 {
     now.map_or(0, |d| d.as_nanos() as u64)
 }
 
+/// `gomoku-mist check --help`.
+pub const CHECK_HELP: &str = "\
+Usage: gomoku-mist check [--program CMD] [--timeout SECS] [--jobs N] PATH...
+
+Runs every NAME.in under each PATH (a folder, searched recursively, or one
+.in file) through a program, and compares its stdout, byte for byte, and
+its exit code with NAME.out and NAME.code. Where those are missing, what
+this program does is expected. A case with NAME.args (this program's
+options, one a line) is skipped for any other program; so is one whose
+.args run check or fuzz, and one that uses --cpu without --cpu-nodes but
+lacks NAME.out or NAME.code (the computer's moves would depend on the
+machine).
+
+Prints one line per case (pass, FAIL or skip), where each failure differs,
+and `N passed, M failed` (`, K skipped`). Exit code 0 if all pass, 1 if
+not, 2 for a bad command line.
+
+Options:
+  --program CMD    the program to check, with its arguments, split like a
+                   shell would (quotes work) and run without one
+                   [default: this program]
+  --timeout SECS   kill a run still going after this long [default: 10]
+  --jobs N         cases run at once, at most 256 [default: twice the
+                   number of cores]
+  -h, --help       print this help
+  -V, --version    print the version
+";
+
+/// `gomoku-mist fuzz --help`.
+pub const FUZZ_HELP: &str = "\
+Usage: gomoku-mist fuzz --program CMD [--seed N] [--time SECS | --cases N]
+                        [--out DIR] [--timeout SECS] [--jobs N]
+
+Makes random sessions aimed at where implementations break (wins along
+edges and in corners, overlines, a full board, near-miss commands and
+points, odd bytes, long lines, no final newline, no `term`), and compares
+the program's stdout and exit code with this program's. The first
+disagreement is shrunk to a small input, shown, and written to DIR as
+NAME.in, NAME.out and NAME.code, ready for `gomoku-mist check`.
+
+Exit code 0 if nothing disagrees, 1 if something does, 2 for a bad command
+line.
+
+Options:
+  --program CMD    the program to test (required), split like a shell
+                   would (quotes work) and run without one
+  --seed N         the same seed makes the same cases [default: from the clock]
+  --cases N        stop after N cases [default: 1000]
+  --time SECS      stop after this long instead
+  --out DIR        where a failing case is written [default: fuzz-failures]
+  --timeout SECS   kill a run still going after this long [default: 5]
+  --jobs N         cases run at once, at most 256 [default: twice the
+                   number of cores]
+  -h, --help       print this help
+  -V, --version    print the version
+";
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn parse_strs(sub: Sub, args: &[&str]) -> Result<Parsed, CliError> {
         let args: Vec<OsString> = args.iter().map(OsString::from).collect();
-        parse(sub, &args)
+        parse(sub, &args, crate::cli::setup)
     }
 
     #[test]
