@@ -5,7 +5,9 @@
 //! cargo bench --bench engine                # all three
 //! cargo bench --bench engine -- signature   # just the node count
 //! cargo bench --bench engine -- speed
+//! cargo bench --bench engine -- depth
 //! cargo bench --bench engine -- match
+//! GOMOKU_ENGINE_BASE=/tmp/pbrain-old cargo bench --bench engine -- sprt
 //! ```
 //!
 //! - `signature`: a fixed list of positions, each searched by a fresh engine
@@ -14,6 +16,16 @@
 //!   `benches/signature.txt`, which `cargo test` checks.
 //! - `speed`: nodes per second and the depth reached in one second on a
 //!   midgame position.
+//! - `depth`: eight fixed midgame positions, one second each; the
+//!   search's line per completed depth (as the brain's `MESSAGE`s) and the
+//!   depth reached.
+//! - `sprt`: this build's engine against a previous build of the brain
+//!   (`GOMOKU_ENGINE_BASE`, a path), through the Gomocup protocol, on the
+//!   sixteen openings with colours swapped, until an SPRT of
+//!   `GOMOKU_ENGINE_ELO0` (default 0) against `GOMOKU_ENGINE_ELO1` (30),
+//!   α = β = 0.05, accepts one; prints W/D/L, the LLR and its bounds after
+//!   each pair. `GOMOKU_ENGINE_MS` (200), `GOMOKU_ENGINE_SIZE` (20),
+//!   `GOMOKU_ENGINE_GAMES` (at most 200).
 //! - `match`: from sixteen four-stone openings near the centre, each
 //!   played twice with colours swapped, the engine against a random
 //!   legal player, a one-ply greedy pattern player and itself at a quarter
@@ -35,6 +47,7 @@ use gomoku_mist::point::Point;
 use gomoku_mist::rule::Rule;
 
 mod signature;
+mod sprt;
 
 use signature::{OPENINGS, board_of, midgame, parse_moves};
 
@@ -58,9 +71,110 @@ fn main() {
     if want("speed") {
         speed();
     }
+    if want("depth") {
+        depth();
+    }
     if want("match") {
         matches();
     }
+    if want("sprt") {
+        sprt_test();
+    }
+}
+
+/// The first position of fixed-node self-play from `opening`, 12 stones
+/// or more, that no threat decides at once: the time goes to the search.
+fn quiet_midgame(opening: &str) -> Vec<Point> {
+    let probe = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let full = midgame(opening, 40);
+    (12..full.len())
+        .map(|n| full[..n].to_vec())
+        .find(|moves| {
+            let (board, player) = board_of(moves);
+            Engine::new(1 << 20)
+                .think(&board, player, Rule::Freestyle, probe)
+                .is_some_and(|t| t.depth > 0 && t.score.abs() < 10_000)
+        })
+        .unwrap_or(full)
+}
+
+/// The depth bench: eight fixed midgame positions (the first of
+/// fixed-node self-play from openings 8..16 that no threat decides), each searched for one second
+/// (`GOMOKU_ENGINE_MS`) by a fresh engine with a 64 MiB table; prints the
+/// search's line for each completed depth, then the depth reached.
+fn depth() {
+    let ms: u64 = std::env::var("GOMOKU_ENGINE_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1000);
+    let mut depths = Vec::new();
+    for (n, opening) in OPENINGS.iter().enumerate().skip(8) {
+        let moves = quiet_midgame(opening);
+        let (board, player) = board_of(&moves);
+        let setup = engine::Setup::of_board(&board, player, Rule::Freestyle);
+        let limits = Limits {
+            time: Some(Duration::from_millis(ms)),
+            ..Limits::default()
+        };
+        let found = Engine::new(engine::DEFAULT_MEMORY)
+            .search(&setup, limits)
+            .expect("board not full");
+        let name = |s: engine::Spot| engine::point_of(s).map_or("?".to_owned(), |p| p.to_string());
+        println!("position {n} ({} stones):", moves.len());
+        for report in &found.reports {
+            println!("  {}", report.line(name));
+        }
+        println!("  best {} depth {}", name(found.best), found.depth);
+        depths.push(found.depth);
+    }
+    // Depth 0: a threat solver decided, no deepening to measure.
+    let searched: Vec<u32> = depths.iter().copied().filter(|&d| d > 0).collect();
+    let mean = f64::from(searched.iter().sum::<u32>()) / searched.len().max(1) as f64;
+    println!(
+        "depth in {ms} ms: {depths:?}, mean {mean:.1} over the {} searched (0: a threat decided)",
+        searched.len()
+    );
+}
+
+/// `sprt`: the engine of this build against the brain at
+/// `GOMOKU_ENGINE_BASE` (a previous build's `pbrain-gomoku-mist`).
+fn sprt_test() {
+    let Ok(base) = std::env::var("GOMOKU_ENGINE_BASE") else {
+        println!("sprt: set GOMOKU_ENGINE_BASE to a previous build's pbrain-gomoku-mist");
+        return;
+    };
+    let var = |name: &str, default: f64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let size = var("GOMOKU_ENGINE_SIZE", 20.0) as u8;
+    let ms = var("GOMOKU_ENGINE_MS", 200.0) as u64;
+    let elo = (
+        var("GOMOKU_ENGINE_ELO0", 0.0),
+        var("GOMOKU_ENGINE_ELO1", 30.0),
+    );
+    let games = var("GOMOKU_ENGINE_GAMES", 200.0) as u32;
+    // The openings, shifted so their centre is the board's.
+    let shift = i16::from(size / 2) - 9;
+    let openings: Vec<Vec<engine::Spot>> = OPENINGS
+        .iter()
+        .map(|o| {
+            parse_moves(o)
+                .into_iter()
+                .map(engine::spot_of)
+                .map(|s| engine::Spot {
+                    x: (i16::from(s.x) + shift).clamp(0, i16::from(size) - 1) as u8,
+                    y: (i16::from(s.y) + shift).clamp(0, i16::from(size) - 1) as u8,
+                })
+                .collect()
+        })
+        .collect();
+    sprt::run(&base, size, ms, &openings, elo, games);
 }
 
 fn speed() {
@@ -130,7 +244,10 @@ impl Player2 {
             Player2::Engine(engine, limits) => {
                 engine.think(board, to_move, rule, *limits).map(|t| t.best)
             }
-            Player2::Greedy => engine::greedy::choose(board, to_move, rule),
+            Player2::Greedy => {
+                engine::greedy::choose(&engine::Setup::of_board(board, to_move, rule))
+                    .and_then(engine::point_of)
+            }
             Player2::Random(state) => {
                 let empty: Vec<Point> = Point::all().filter(|&p| board.get(p).is_none()).collect();
                 *state = state

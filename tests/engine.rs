@@ -10,12 +10,15 @@ mod brute;
 #[path = "../benches/signature/mod.rs"]
 #[allow(dead_code)]
 mod signature;
+#[path = "../benches/sprt/mod.rs"]
+#[allow(dead_code)]
+mod sprt;
 
 use std::time::{Duration, Instant};
 
 use brute::Grid;
 use gomoku_mist::board::Board;
-use gomoku_mist::engine::{Engine, Limits};
+use gomoku_mist::engine::{Engine, Limits, Setup, Spot};
 use gomoku_mist::player::Player;
 use gomoku_mist::point::Point;
 use gomoku_mist::rule::Rule;
@@ -310,5 +313,113 @@ fn the_bench_signature_is_the_recorded_one() {
         "the engine's bench signature is {got}, benches/signature.txt says {recorded}: \
          if the search was meant to change, write {got} into benches/signature.txt \
          and give the new signature in the commit message"
+    );
+}
+
+/// Threats at the edges and in the corners of boards other than 19×19,
+/// where the wall of a smaller board, or the far rows of a larger one,
+/// must count as the board's end: (size, black stones, white stones,
+/// Black to move, the right answers). Stones are `x,y`, zero-based.
+#[test]
+fn edges_and_corners_on_15_and_20() {
+    type Case = (u8, &'static str, &'static str, &'static [(u8, u8)]);
+    let cases: &[Case] = &[
+        // Win in one in the far corner of 15×15: 10,14 .. 13,14 along the
+        // last row, the five point 14,14 (9,14 is White's).
+        (
+            15,
+            "10,14 11,14 12,14 13,14",
+            "9,14 0,0 1,1 2,2",
+            &[(14, 14)],
+        ),
+        // Block White's diagonal into the corner 0,0 of 15×15.
+        (15, "7,7 8,8 14,0", "1,1 2,2 3,3 4,4", &[(0, 0), (5, 5)]),
+        // Past 19: White's four on column 19 of 20×20, 19,15 closed by
+        // Black: the only block is the corner 19,19.
+        (
+            20,
+            "19,14 10,10 0,0",
+            "19,15 19,16 19,17 19,18",
+            &[(19, 19)],
+        ),
+        // Win along row 19 of 20×20, columns 15..18: five at 19,19 or
+        // 14,19.
+        (
+            20,
+            "15,19 16,19 17,19 18,19",
+            "0,0 1,0 2,0 3,3",
+            &[(14, 19), (19, 19)],
+        ),
+        // Column 19 exists on 20×20 (it would be the wall on 19×19):
+        // Black's four 15..18 on row 0, closed at 14,0, wins at 19,0.
+        (20, "15,0 16,0 17,0 18,0", "14,0 5,5 6,6 7,7", &[(19, 0)]),
+    ];
+    let spots = |text: &str| -> Vec<Spot> {
+        text.split_whitespace()
+            .map(|w| {
+                let (x, y) = w.split_once(',').expect("x,y");
+                Spot {
+                    x: x.parse().expect("x"),
+                    y: y.parse().expect("y"),
+                }
+            })
+            .collect()
+    };
+    for &(size, black, white, answers) in cases {
+        let mut setup = Setup::new(size, Rule::Freestyle);
+        setup
+            .stones
+            .extend(spots(black).into_iter().map(|s| (s, Player::Black)));
+        setup
+            .stones
+            .extend(spots(white).into_iter().map(|s| (s, Player::White)));
+        let limits = Limits {
+            nodes: Some(NODES),
+            ..Limits::default()
+        };
+        let found = Engine::new(1 << 20).search(&setup, limits).expect("a move");
+        let got = (found.best.x, found.best.y);
+        if answers.is_empty() {
+            // Black's four here already has five points at 19,18? No:
+            // 20,18 is off the board, so 15,18 being White's, Black has
+            // no five point and just plays on the board.
+            assert!(
+                got.0 < size && got.1 < size,
+                "{size}: {got:?} is off the board"
+            );
+        } else {
+            assert!(
+                answers.contains(&got),
+                "{size}x{size} {black} / {white}: {got:?}, not one of {answers:?}"
+            );
+        }
+    }
+}
+
+/// The bench's SPRT arithmetic against values worked out by hand from the
+/// trinomial formula: LLR = n (s1 − s0)(2s − s0 − s1) / (2 var).
+#[test]
+fn the_sprt_ratio_and_bounds() {
+    let tally = |wins, draws, losses| sprt::Tally {
+        wins,
+        draws,
+        losses,
+    };
+    let cases = [
+        (tally(60, 10, 30), 2.732),
+        (tally(20, 0, 20), -0.148),
+        (tally(0, 0, 0), 0.0),
+    ];
+    for (t, expected) in cases {
+        let got = sprt::llr(t, 0.0, 30.0);
+        assert!(
+            (got - expected).abs() < 0.001,
+            "{t:?}: {got}, not {expected}"
+        );
+    }
+    let (lower, upper) = sprt::bounds(0.05, 0.05);
+    assert!(
+        (lower + 2.944).abs() < 0.001 && (upper - 2.944).abs() < 0.001,
+        "{lower} {upper}"
     );
 }

@@ -5,6 +5,8 @@
 
 use std::io::{self, Write};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use gomoku_mist::engine::Engine;
 use gomoku_mist::gomocup::{self, GomocupError};
@@ -30,7 +32,10 @@ fn main() -> ExitCode {
     // smallest size: `max_memory` is not known yet, and the first move of
     // every game gives the brain the table it may have.
     let mut brain = Engine::new(0);
-    match gomocup::run(&mut brain, io::stdin().lock(), io::stdout().lock()) {
+    // Raised by the command reader at END: a search in progress stops.
+    let halt = Arc::new(AtomicBool::new(false));
+    brain.halt_on(Arc::clone(&halt));
+    match gomocup::serve(&mut brain, io::stdin(), io::stdout().lock(), halt) {
         Ok(()) => ExitCode::SUCCESS,
         // A manager that has gone away has nothing more to ask.
         Err(GomocupError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,

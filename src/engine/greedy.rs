@@ -3,12 +3,10 @@
 //! instant and knows nothing of search: the yardstick the bench's matches
 //! start from, and the stand-in brain of the protocol tests.
 
+use super::Setup;
 use super::eval::C_FIVE;
-use super::position::{self, Position, other};
-use crate::rules::board::Board as GameBoard;
-use crate::rules::player::Player;
-use crate::rules::point::{Column, Point, Row};
-use crate::rules::rule::Rule;
+use super::pattern;
+use super::position::{self, Position, Spot, other};
 
 /// The greedy move on `pos` for the side to move: an array index, or
 /// `None` when no empty point is near a stone (an empty board).
@@ -34,22 +32,36 @@ pub fn best(pos: &Position) -> Option<usize> {
     best.map(|(_, i)| i)
 }
 
-/// The greedy move for `to_move` on `board`: the centre on an empty
-/// board, any empty point when no point near a stone is, `None` only on a
-/// full board.
-pub fn choose(board: &GameBoard, to_move: Player, rule: Rule) -> Option<Point> {
-    if board.stones() == 0 {
-        return Some(Point::new(Column::new(10)?, Row::new(10)?));
+/// The greedy move on `setup`: the centre on an empty board, any empty
+/// point when no point near a stone is, `None` only on a full board.
+pub fn choose(setup: &Setup) -> Option<Spot> {
+    let pos = setup.position();
+    if pos.stones() == 0 {
+        let c = pos.size().saturating_sub(1) as u8 / 2;
+        return Some(Spot { x: c, y: c });
     }
-    let pos = super::position(board, to_move, rule);
     best(&pos)
-        .and_then(position::point)
-        .or_else(|| Point::all().find(|&p| board.get(p).is_none()))
+        .or_else(|| {
+            pos.points
+                .iter()
+                .copied()
+                .find(|&i| pos.cell(i) == pattern::EMPTY)
+        })
+        .and_then(position::spot)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::point_of;
+    use crate::rules::board::Board as GameBoard;
+    use crate::rules::player::Player;
+    use crate::rules::point::{Column, Point, Row};
+    use crate::rules::rule::Rule;
+
+    fn choose_on(board: &GameBoard, to_move: Player, rule: Rule) -> Option<Point> {
+        choose(&Setup::of_board(board, to_move, rule)).and_then(point_of)
+    }
 
     /// A board from rows of `x` (Black), `o` (White) and `.`, the first
     /// string being row 19, each from column `A`.
@@ -69,7 +81,7 @@ mod tests {
     }
 
     fn chosen(rows: &[&str], to_move: Player, rule: Rule) -> Option<String> {
-        choose(&board(rows), to_move, rule).map(|p| p.to_string())
+        choose_on(&board(rows), to_move, rule).map(|p| p.to_string())
     }
 
     #[test]
@@ -114,6 +126,6 @@ mod tests {
                 },
             );
         }
-        assert_eq!(choose(&b, Player::Black, Rule::Freestyle), None);
+        assert_eq!(choose_on(&b, Player::Black, Rule::Freestyle), None);
     }
 }

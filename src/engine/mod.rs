@@ -42,25 +42,175 @@ use crate::rules::player::Player;
 use crate::rules::point::{Column, Point, Row};
 use crate::rules::rule::Rule;
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
 use limits::Budget;
 use position::{CELLS, Position};
 use search::Search;
 
 pub use limits::Limits;
+pub use position::{MAX_SIZE, MIN_SIZE, Spot};
 
 /// The hash table's size when nobody says otherwise: ample for a second a
 /// move. The computer behind `--cpu` and the Gomocup brain without
 /// `max_memory` both take this.
 pub const DEFAULT_MEMORY: usize = 64 << 20;
 
+/// A position as the engine is given it: a square board of any side from
+/// [`MIN_SIZE`] to [`MAX_SIZE`], its stones, who moves and the rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The board's side.
+    pub size: u8,
+    /// The stones, in any order. A stone off the board, or on a point
+    /// already taken, is left out.
+    pub stones: Vec<(Spot, Player)>,
+    /// The colour to move.
+    pub to_move: Player,
+    /// The rule.
+    pub rule: Rule,
+}
+
+impl Setup {
+    /// An empty board of side `size`, Black to move.
+    pub fn new(size: u8, rule: Rule) -> Setup {
+        Setup {
+            size,
+            stones: Vec::new(),
+            to_move: Player::Black,
+            rule,
+        }
+    }
+
+    /// The game board of the rules core (19×19): `x` is the column's
+    /// index, `y` the row's, both from `A1`.
+    pub fn of_board(board: &GameBoard, to_move: Player, rule: Rule) -> Setup {
+        let stones = Point::all()
+            .filter_map(|p| board.get(p).map(|player| (spot_of(p), player)))
+            .collect();
+        Setup {
+            size: 19,
+            stones,
+            to_move,
+            rule,
+        }
+    }
+
+    /// Whether `s` is on the board.
+    pub fn contains(&self, s: Spot) -> bool {
+        s.x < self.size && s.y < self.size
+    }
+
+    /// The engine's board for this setup.
+    pub fn position(&self) -> Position {
+        let mut pos = Position::new(self.rule, colour(self.to_move), self.size);
+        for &(s, player) in &self.stones {
+            let i = position::index(s);
+            if pos.contains(s) && pos.cell(i) == pattern::EMPTY {
+                pos.put(i, colour(player));
+            }
+        }
+        pos.set_side(colour(self.to_move));
+        pos
+    }
+}
+
+/// The engine's spot for a point of the rules core.
+pub fn spot_of(p: Point) -> Spot {
+    // Both indices are below 19.
+    Spot {
+        x: p.column().index() as u8,
+        y: p.row().index() as u8,
+    }
+}
+
+/// The point of the rules core for a spot of a 19×19 board.
+pub fn point_of(s: Spot) -> Option<Point> {
+    let column = *Column::ALL.get(usize::from(s.x))?;
+    let row = *Row::ALL.get(usize::from(s.y))?;
+    Some(Point::new(column, row))
+}
+
 /// The answer to one search.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// The move chosen.
+    pub best: Spot,
+    /// Its score for the side that moves: a static evaluation (positive is
+    /// good, within ±[`eval::EVAL_LIMIT`]), or for a proven win
+    /// [`search::WIN`] minus the plies to it (a loss: the negation).
+    pub score: i32,
+    /// Depth of the last complete iteration (0 when a threat decided).
+    pub depth: u32,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// The expected line, starting with `best`.
+    pub pv: Vec<Spot>,
+    /// One report per completed depth, in order.
+    pub reports: Vec<Report>,
+}
+
+/// What one completed depth of the search found: what Gomocup managers
+/// and GUIs show while a brain thinks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The nominal depth.
+    pub depth: u32,
+    /// The deepest ply reached, threat solvers included.
+    pub seldepth: u32,
+    /// The score for the side to move (see [`Found::score`]).
+    pub score: i32,
+    /// Nodes visited since the search began.
+    pub nodes: u64,
+    /// Time since the search began.
+    pub elapsed: Duration,
+    /// The expected line.
+    pub pv: Vec<Spot>,
+}
+
+impl Report {
+    /// `depth 7-15 ev 120 n 35012 n/s 640000 tm 54 pv 9,9 10,10`, or
+    /// with `mate 5` (a win in 5 plies) or `mate -4` (a loss in 4) in
+    /// place of `ev`; each spot written by `name`.
+    pub fn line(&self, name: impl Fn(Spot) -> String) -> String {
+        let score = match mate_in(self.score) {
+            Some(plies) => format!("mate {plies}"),
+            None => format!("ev {}", self.score),
+        };
+        let ms = self.elapsed.as_millis();
+        let rate = (u128::from(self.nodes) * 1_000_000)
+            .checked_div(self.elapsed.as_micros())
+            .unwrap_or(0);
+        let pv: Vec<String> = self.pv.iter().map(|&s| name(s)).collect();
+        format!(
+            "depth {}-{} {score} n {} n/s {rate} tm {ms} pv {}",
+            self.depth,
+            self.seldepth,
+            self.nodes,
+            pv.join(" ")
+        )
+    }
+}
+
+/// For a proved result, the plies to it: positive a win, negative a loss.
+pub fn mate_in(score: i32) -> Option<i32> {
+    if score > eval::EVAL_LIMIT {
+        Some(search::WIN - score)
+    } else if score < -eval::EVAL_LIMIT {
+        Some(-(search::WIN + score))
+    } else {
+        None
+    }
+}
+
+/// The answer to one search on the 19×19 board of the rules core.
 #[derive(Clone, Debug)]
 pub struct Thought {
     /// The move chosen.
     pub best: Point,
-    /// Its score for the side that moves: a static evaluation (positive is
-    /// good, within ±[`eval::EVAL_LIMIT`]), or for a proven win
-    /// [`search::WIN`] minus the plies to it (a loss: the negation).
+    /// Its score for the side that moves (see [`Found::score`]).
     pub score: i32,
     /// Depth of the last complete iteration (0 when a threat decided).
     pub depth: u32,
@@ -75,6 +225,9 @@ pub struct Thought {
 pub struct Engine {
     tt: tt::Table,
     history: Box<[[i32; CELLS]; 2]>,
+    halt: Option<Arc<AtomicBool>>,
+    interrupted: bool,
+    reports: Vec<Report>,
 }
 
 impl Engine {
@@ -90,7 +243,32 @@ impl Engine {
         Engine {
             tt: tt::Table::new(memory_bytes),
             history: Box::new([[0; CELLS]; 2]),
+            halt: None,
+            interrupted: false,
+            reports: Vec::new(),
         }
+    }
+
+    /// A flag another thread may raise to stop every search of this
+    /// engine within a few hundred nodes (a manager's `END`); a search
+    /// started while it is up stops at once with the best move so far.
+    pub fn halt_on(&mut self, flag: Arc<AtomicBool>) {
+        self.halt = Some(flag);
+    }
+
+    /// The reports of the last search's completed depths.
+    pub fn reports(&self) -> &[Report] {
+        &self.reports
+    }
+
+    /// Whether the last search was stopped by the halt flag.
+    pub fn interrupted(&self) -> bool {
+        self.interrupted
+    }
+
+    /// The hash table's size in bytes.
+    pub fn table_bytes(&self) -> usize {
+        self.tt.bytes()
     }
 
     /// Forget everything learnt and take a fresh hash table of about
@@ -110,9 +288,69 @@ impl Engine {
         self.history.iter_mut().for_each(|h| h.fill(0));
     }
 
-    /// Best move for `to_move` on `board` under `rule`. Never panics;
-    /// always returns a legal empty point while one exists (on an empty
-    /// board: the centre J10). Returns None only when the board is full.
+    /// Best move on `setup`. Never panics; always returns an empty point
+    /// of the board while one exists (on an empty board: the centre).
+    /// Returns None only when the board is full.
+    pub fn search(&mut self, setup: &Setup, limits: Limits) -> Option<Found> {
+        self.interrupted = false;
+        self.reports.clear();
+        let pos = setup.position();
+        if pos.is_full() {
+            return None;
+        }
+        if pos.stones() == 0 {
+            let c = pos.size().saturating_sub(1) as u8 / 2;
+            let centre = Spot { x: c, y: c };
+            return Some(Found {
+                best: centre,
+                score: 0,
+                depth: 0,
+                nodes: 0,
+                pv: vec![centre],
+                reports: Vec::new(),
+            });
+        }
+        let empty = |pos: &Position, i: usize| pos.cell(i) == pattern::EMPTY;
+        let budget = Budget::start(limits);
+        let halt = self.halt.as_deref();
+        let mut search = Search::new(pos, &mut self.tt, &mut self.history, budget, halt);
+        let outcome = search.run();
+        self.interrupted = search.halted();
+        let nodes = search.nodes();
+        let pos = search.into_position();
+        let spots = |line: &[usize]| -> Vec<Spot> {
+            line.iter().filter_map(|&i| position::spot(i)).collect()
+        };
+        let pv = spots(&outcome.pv);
+        let reports = outcome
+            .iterations
+            .iter()
+            .map(|it| Report {
+                depth: it.depth,
+                seldepth: it.seldepth,
+                score: it.score,
+                nodes: it.nodes,
+                elapsed: it.elapsed,
+                pv: spots(&it.pv),
+            })
+            .collect::<Vec<Report>>();
+        self.reports.clone_from(&reports);
+        let best = Some(outcome.best)
+            .filter(|&i| pos.points.contains(&i) && empty(&pos, i))
+            .or_else(|| pos.points.iter().copied().find(|&i| empty(&pos, i)))
+            .and_then(position::spot)?;
+        Some(Found {
+            best,
+            score: outcome.score,
+            depth: outcome.depth,
+            nodes,
+            pv,
+            reports,
+        })
+    }
+
+    /// Best move for `to_move` on the 19×19 `board` under `rule`: as
+    /// [`Engine::search`], in the rules core's points.
     pub fn think(
         &mut self,
         board: &GameBoard,
@@ -120,38 +358,13 @@ impl Engine {
         rule: Rule,
         limits: Limits,
     ) -> Option<Thought> {
-        if board.is_full() {
-            return None;
-        }
-        if board.stones() == 0 {
-            let centre = Point::new(Column::new(10)?, Row::new(10)?);
-            return Some(Thought {
-                best: centre,
-                score: 0,
-                depth: 0,
-                nodes: 0,
-                pv: vec![centre],
-            });
-        }
-        let pos = position(board, to_move, rule);
-        let budget = Budget::start(limits);
-        let mut search = Search::new(pos, &mut self.tt, &mut self.history, budget);
-        let outcome = search.run();
-        let nodes = search.nodes();
-        let pv: Vec<Point> = outcome
-            .pv
-            .iter()
-            .filter_map(|&i| position::point(i))
-            .collect();
-        let best = position::point(outcome.best)
-            .filter(|&p| board.get(p).is_none())
-            .or_else(|| Point::all().find(|&p| board.get(p).is_none()))?;
+        let found = self.search(&Setup::of_board(board, to_move, rule), limits)?;
         Some(Thought {
-            best,
-            score: outcome.score,
-            depth: outcome.depth,
-            nodes,
-            pv,
+            best: point_of(found.best)?,
+            score: found.score,
+            depth: found.depth,
+            nodes: found.nodes,
+            pv: found.pv.into_iter().filter_map(point_of).collect(),
         })
     }
 }
@@ -163,14 +376,39 @@ fn colour(player: Player) -> position::Colour {
     }
 }
 
-/// The engine's board for a game board, `to_move` to play.
+/// The engine's board for a 19×19 game board, `to_move` to play.
 pub fn position(board: &GameBoard, to_move: Player, rule: Rule) -> Position {
-    let mut pos = Position::new(rule, colour(to_move));
-    for p in Point::all() {
-        if let Some(player) = board.get(p) {
-            pos.put(position::index(p), colour(player));
+    Setup::of_board(board, to_move, rule).position()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_report_line_says_mate_for_a_proved_result() {
+        let report = |score| Report {
+            depth: 7,
+            seldepth: 15,
+            score,
+            nodes: 5_000,
+            elapsed: Duration::from_millis(10),
+            pv: vec![Spot { x: 9, y: 9 }, Spot { x: 10, y: 9 }],
+        };
+        let name = |s: Spot| format!("{},{}", s.x, s.y);
+        let cases = [
+            (120, "depth 7-15 ev 120 n 5000 n/s 500000 tm 10 pv 9,9 10,9"),
+            (
+                search::WIN - 5,
+                "depth 7-15 mate 5 n 5000 n/s 500000 tm 10 pv 9,9 10,9",
+            ),
+            (
+                -(search::WIN - 4),
+                "depth 7-15 mate -4 n 5000 n/s 500000 tm 10 pv 9,9 10,9",
+            ),
+        ];
+        for (score, line) in cases {
+            assert_eq!(report(score).line(name), line);
         }
     }
-    pos.set_side(colour(to_move));
-    pos
 }

@@ -1,8 +1,9 @@
 //! The engine's own board, kept up to date incrementally.
 //!
-//! Points live in a padded 1-D array (five sentinel cells around the 19×19
-//! area, shared between neighbouring rows), so a line walk never checks
-//! bounds. Each point keeps, per direction, its 20-bit line code (see
+//! Points live in a padded 1-D array laid out for the largest board
+//! ([`MAX_SIZE`]), five sentinel cells around it, shared between
+//! neighbouring rows; a smaller board takes the low corner and the rest is
+//! wall. So a line walk never checks bounds, whatever the size. Each point keeps, per direction, its 20-bit line code (see
 //! [`pattern`]), and from it its line patterns, combination and value for
 //! both colours. Playing or taking back a stone touches only the 40 points
 //! within five steps along its four lines, the 5×5 candidate counts
@@ -14,15 +15,18 @@
 
 use super::eval::{self, COMBOS, Combo};
 use super::pattern::{self, EMPTY, Pattern, WALL};
-use crate::rules::point::{Column, Point, Row, SIZE};
 use crate::rules::rule::Rule;
 
+/// The smallest board side the engine plays on.
+pub const MIN_SIZE: u8 = 5;
+/// The largest board side the engine plays on (Gomocup's boards go to 22).
+pub const MAX_SIZE: u8 = 22;
 /// Sentinel cells around the board (and between rows).
 const PAD: usize = pattern::HALF;
 /// The array's row stride.
-pub const WIDTH: usize = SIZE as usize + PAD;
+pub const WIDTH: usize = MAX_SIZE as usize + PAD;
 /// Cells in the array.
-pub const CELLS: usize = WIDTH * (SIZE as usize + 2 * PAD + 1);
+pub const CELLS: usize = WIDTH * (MAX_SIZE as usize + 2 * PAD + 1);
 /// Steps along the four line directions.
 pub const DIRS: [isize; 4] = [1, WIDTH as isize, WIDTH as isize + 1, WIDTH as isize - 1];
 
@@ -34,17 +38,28 @@ pub const fn other(c: Colour) -> Colour {
     3 - c
 }
 
-/// The array index of `p`.
-pub const fn index(p: Point) -> usize {
-    (p.row().index() + PAD) * WIDTH + p.column().index() + PAD
+/// A point of the engine's board: zero-based column `x` and row `y`. The
+/// engine has no up or down (every rule is symmetric), so each caller keeps
+/// its own orientation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Spot {
+    /// Zero-based column.
+    pub x: u8,
+    /// Zero-based row.
+    pub y: u8,
 }
 
-/// The point at array index `i`, if it is on the board.
-pub fn point(i: usize) -> Option<Point> {
+/// The array index of `s` (on a board of any size up to [`MAX_SIZE`]).
+pub const fn index(s: Spot) -> usize {
+    (s.y as usize + PAD) * WIDTH + s.x as usize + PAD
+}
+
+/// The spot at array index `i`, if it is within the largest board.
+pub fn spot(i: usize) -> Option<Spot> {
     let (r, c) = (i / WIDTH, i % WIDTH);
-    let column = Column::new(u8::try_from(c.checked_sub(PAD)? + 1).ok()?)?;
-    let row = Row::new(u8::try_from(r.checked_sub(PAD)? + 1).ok()?)?;
-    Some(Point::new(column, row))
+    let x = u8::try_from(c.checked_sub(PAD)?).ok()?;
+    let y = u8::try_from(r.checked_sub(PAD)?).ok()?;
+    (x < MAX_SIZE && y < MAX_SIZE).then_some(Spot { x, y })
 }
 
 const fn zobrist() -> [[u64; CELLS]; 2] {
@@ -96,15 +111,21 @@ pub struct Position {
     table: &'static [u8],
     shapes: &'static eval::Shapes,
     rule: Rule,
+    size: usize,
     /// Every on-board index, row by row, for scans.
     pub points: Vec<usize>,
 }
 
 impl Position {
-    /// An empty board under `rule` with `side` to move.
-    pub fn new(rule: Rule, side: Colour) -> Position {
+    /// An empty board of `size` × `size` (clamped to [`MIN_SIZE`] ..=
+    /// [`MAX_SIZE`]) under `rule`, with `side` to move.
+    pub fn new(rule: Rule, side: Colour, size: u8) -> Position {
+        let size = size.clamp(MIN_SIZE, MAX_SIZE);
         let mut cell = vec![WALL; CELLS];
-        let points: Vec<usize> = Point::all().map(index).collect();
+        let points: Vec<usize> = (0..size)
+            .flat_map(|y| (0..size).map(move |x| index(Spot { x, y })))
+            .collect();
+        let count = points.len();
         for &i in &points {
             cell[i] = EMPTY;
         }
@@ -116,11 +137,12 @@ impl Position {
             combos: [[0; COMBOS]; 2],
             hash: 0,
             side,
-            moves: Vec::with_capacity(Point::COUNT),
-            boxes: Vec::with_capacity(Point::COUNT),
+            moves: Vec::with_capacity(count),
+            boxes: Vec::with_capacity(count),
             table: pattern::table(rule),
             shapes: eval::Shapes::get(),
             rule,
+            size: usize::from(size),
             points,
         };
         for n in 0..pos.points.len() {
@@ -144,6 +166,21 @@ impl Position {
     /// The rule.
     pub const fn rule(&self) -> Rule {
         self.rule
+    }
+
+    /// The board's side.
+    pub const fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Whether every point holds a stone.
+    pub fn is_full(&self) -> bool {
+        self.moves.len() >= self.points.len()
+    }
+
+    /// Whether `s` is on this board.
+    pub fn contains(&self, s: Spot) -> bool {
+        usize::from(s.x) < self.size && usize::from(s.y) < self.size
     }
 
     /// The colour to move.
@@ -170,7 +207,7 @@ impl Position {
     /// row: every candidate is among them.
     pub fn area(&self) -> impl Iterator<Item = usize> + use<> {
         let [r0, r1, c0, c1] = self.boxes.last().copied().unwrap_or([1, 0, 1, 0]);
-        let (first, last) = (PAD, PAD + SIZE as usize - 1);
+        let (first, last) = (PAD, PAD + self.size - 1);
         let rows = r0.saturating_sub(2).max(first)..=(r1 + 2).min(last);
         let columns = c0.saturating_sub(2).max(first)..=(c1 + 2).min(last);
         rows.flat_map(move |r| columns.clone().map(move |c| r * WIDTH + c))
@@ -370,6 +407,7 @@ mod tests {
     use super::*;
     use crate::rules::board::Board;
     use crate::rules::player::Player;
+    use crate::rules::point::{Column, Point, Row};
 
     fn lcg(state: &mut u64) -> usize {
         *state = state
@@ -383,8 +421,8 @@ mod tests {
         for rule in Rule::ALL {
             let mut seed = 7u64;
             for _game in 0..20 {
-                let mut pos = Position::new(rule, 1);
-                let fresh = Position::new(rule, 1);
+                let mut pos = Position::new(rule, 1, 19);
+                let fresh = Position::new(rule, 1, 19);
                 let mut board = Board::new();
                 let mut player = Player::Black;
                 for _ in 0..120 {
@@ -394,7 +432,8 @@ mod tests {
                     }
                     // Whether the engine thinks this is five must match the rule.
                     let engine_five = pos.combo(i, pos.side()) == eval::C_FIVE;
-                    let p = point(i).unwrap();
+                    let s = spot(i).unwrap();
+                    let p = Point::new(Column::ALL[usize::from(s.x)], Row::ALL[usize::from(s.y)]);
                     board.place(p, player);
                     assert_eq!(engine_five, rule.wins(&board, p), "{rule:?} at {p}");
                     pos.play(i);

@@ -77,6 +77,9 @@ type Slot = [u64; 2];
 /// Bytes per entry, for sizing from a memory budget.
 pub const ENTRY_BYTES: usize = std::mem::size_of::<Slot>();
 
+/// The smallest table, in bytes.
+pub const SMALLEST: usize = (1 << 10) * ENTRY_BYTES;
+
 /// The table.
 pub struct Table {
     entries: Vec<Slot>,
@@ -98,6 +101,11 @@ impl Table {
             entries: vec![[0; 2]; size],
             mask: size - 1,
         }
+    }
+
+    /// The table's size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.entries.len() * ENTRY_BYTES
     }
 
     /// Forgets every entry, writing the whole table: slow for a large

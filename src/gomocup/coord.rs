@@ -1,9 +1,10 @@
-//! Gomocup coordinates and ours.
+//! Gomocup coordinates, the engine's and ours.
 //!
 //! Gomocup writes a point `x,y`: zero-based, the origin at the top-left
-//! corner, `x` growing to the right and `y` growing downwards. Ours start
-//! at `A1` in the bottom-left corner, so column = `x` + 1 (`A` for 0) and
-//! row = 19 − `y`:
+//! corner, `x` growing to the right and `y` growing downwards, on a board
+//! of any size. The engine's [`Spot`] is the same pair (the engine has no
+//! up or down). On the 19×19 board, ours start at `A1` in the bottom-left
+//! corner, so column = `x` + 1 (`A` for 0) and row = 19 − `y`:
 //!
 //! | Gomocup | ours |
 //! |---|---|
@@ -13,6 +14,7 @@
 //! | `18,18` | `S1` |
 //! | `9,9` | `J10` |
 
+use crate::engine::Spot;
 use crate::rules::point::{Column, Point, Row, SIZE};
 
 /// A point as Gomocup writes it, not yet checked against the board.
@@ -25,7 +27,24 @@ pub struct Coord {
 }
 
 impl Coord {
-    /// Our point for these coordinates, if they are on the board.
+    /// The engine's spot for these coordinates, if they fit one (any
+    /// board up to 255 points a side).
+    pub fn spot(self) -> Option<Spot> {
+        Some(Spot {
+            x: u8::try_from(self.x).ok()?,
+            y: u8::try_from(self.y).ok()?,
+        })
+    }
+
+    /// The coordinates of the engine's spot `s`.
+    pub fn of(s: Spot) -> Coord {
+        Coord {
+            x: u32::from(s.x),
+            y: u32::from(s.y),
+        }
+    }
+
+    /// Our point on the 19×19 board for these coordinates, if they are on the board.
     pub fn point(self) -> Option<Point> {
         let x = u8::try_from(self.x).ok()?;
         let y = u8::try_from(self.y).ok()?;
@@ -33,8 +52,8 @@ impl Coord {
         Some(Point::new(Column::new(x.checked_add(1)?)?, Row::new(row)?))
     }
 
-    /// The Gomocup coordinates of `p`.
-    pub fn of(p: Point) -> Coord {
+    /// The Gomocup coordinates of `p` on the 19×19 board.
+    pub fn of_point(p: Point) -> Coord {
         Coord {
             x: u32::from(p.column().number()) - 1,
             y: u32::from(SIZE - p.row().number()),
@@ -69,7 +88,7 @@ mod tests {
     #[test]
     fn every_point_maps_there_and_back() {
         for p in Point::all() {
-            assert_eq!(Coord::of(p).point(), Some(p), "{p}");
+            assert_eq!(Coord::of_point(p).point(), Some(p), "{p}");
         }
     }
 

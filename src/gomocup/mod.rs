@@ -10,7 +10,8 @@
 //!
 //! # Protocol
 //!
-//! `START 19` (or `RECTSTART 19,19`), `RESTART`, `BEGIN`, `TURN x,y`,
+//! `START n` (any square board from 5 to 22; `RECTSTART` is refused),
+//! `RESTART`, `BEGIN`, `TURN x,y`,
 //! `PLAY x,y`, `BOARD` … `x,y,field` … `DONE`, `TAKEBACK x,y`,
 //! `INFO key value`, `ABOUT` and `END` are understood, in any letter case;
 //! a move is answered `x,y`. A word that is no command gets `UNKNOWN`, a
@@ -21,9 +22,10 @@
 //! # Coordinates
 //!
 //! Gomocup's `x,y` are zero-based from the top-left corner; our `A1` is
-//! the bottom-left corner: column = `x` + 1, row = 19 − `y`, so `0,0` is
-//! `A19`, `18,0` is `S19`, `0,18` is `A1` and `18,18` is `S1` (see
-//! [`coord`]).
+//! the bottom-left corner: on the 19×19 board column = `x` + 1, row =
+//! 19 − `y`, so `0,0` is `A19`, `18,0` is `S19`, `0,18` is `A1` and
+//! `18,18` is `S1` (see [`coord`]). The engine takes `x,y` as they are,
+//! on any size.
 //!
 //! # Invariants
 //!
@@ -39,15 +41,13 @@ pub mod coord;
 pub mod parse;
 pub mod protocol;
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
 
 use thiserror::Error;
 
-use crate::engine::{DEFAULT_MEMORY, Engine, Limits};
-use crate::rules::board::Board;
-use crate::rules::player::Player;
-use crate::rules::point::Point;
-use crate::rules::rule::Rule;
+use crate::engine::{DEFAULT_MEMORY, Engine, Limits, Setup, Spot};
 
 pub use protocol::{Flow, Protocol};
 
@@ -62,15 +62,21 @@ pub trait Brain {
     /// manager changes `max_memory` in mid-game.
     fn new_game(&mut self, memory_bytes: Option<u64>);
 
-    /// The point `to_move` plays on `board` under `rule`, thinking within
+    /// The point the side to move plays on `setup`, thinking within
     /// `budget`; `None` if the brain has none to offer.
-    fn choose(
-        &mut self,
-        board: &Board,
-        to_move: Player,
-        rule: Rule,
-        budget: Limits,
-    ) -> Option<Point>;
+    fn choose(&mut self, setup: &Setup, budget: Limits) -> Option<Spot>;
+
+    /// Lines to show the manager about the last [`Brain::choose`] (each
+    /// written as a `MESSAGE`, before the move): none by default.
+    fn messages(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Whether the last [`Brain::choose`] was cut short by the halt flag
+    /// [`serve`] raises at `END`.
+    fn interrupted(&self) -> bool {
+        false
+    }
 }
 
 /// The search engine as a brain: what `pbrain-gomoku-mist` plays with.
@@ -82,15 +88,22 @@ impl Brain for Engine {
         self.reset(memory_for(memory_bytes));
     }
 
-    fn choose(
-        &mut self,
-        board: &Board,
-        to_move: Player,
-        rule: Rule,
-        budget: Limits,
-    ) -> Option<Point> {
-        self.think(board, to_move, rule, budget)
-            .map(|thought| thought.best)
+    fn choose(&mut self, setup: &Setup, budget: Limits) -> Option<Spot> {
+        self.search(setup, budget).map(|found| found.best)
+    }
+
+    fn interrupted(&self) -> bool {
+        Engine::interrupted(self)
+    }
+
+    /// One line per completed depth: depth-selective depth, the score
+    /// (`ev`) or `mate N` plies, nodes, nodes a second, milliseconds and
+    /// the principal variation in Gomocup coordinates.
+    fn messages(&self) -> Vec<String> {
+        self.reports()
+            .iter()
+            .map(|r| r.line(|s| format!("{},{}", s.x, s.y)))
+            .collect()
     }
 }
 
@@ -147,6 +160,147 @@ where
         }
     }
     Ok(())
+}
+
+/// Where `END` and the end of input stand in the stream of commands, as
+/// the reader thread of [`serve`] has seen them: numbered from 1, blank
+/// lines not counted.
+#[derive(Debug, Default)]
+struct Seen {
+    /// The command being answered.
+    answering: u64,
+    /// The number of the `END` line, or of the end of input (one past the
+    /// last command).
+    end: Option<(u64, End)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum End {
+    Command,
+    Input,
+}
+
+/// As [`run`], but the commands are read on a thread of their own, so an
+/// `END` (or the end of input) that comes while the brain thinks raises
+/// `halt`, which the brain's search watches: the search stops within a
+/// few hundred nodes, and after `END` nothing more is written. A brain
+/// that does not watch `halt` just answers late.
+///
+/// # Errors
+///
+/// [`GomocupError`] if reading or writing fails.
+pub fn serve<B, R, W>(
+    brain: &mut B,
+    input: R,
+    mut output: W,
+    halt: Arc<AtomicBool>,
+) -> Result<(), GomocupError>
+where
+    B: Brain + ?Sized,
+    R: Read + Send + 'static,
+    W: Write,
+{
+    let seen = Arc::new(Mutex::new(Seen::default()));
+    let (send, lines) = mpsc::channel::<io::Result<(Vec<u8>, bool)>>();
+    {
+        let seen = Arc::clone(&seen);
+        let halt = Arc::clone(&halt);
+        // Not joined: after END it may sit in a read the manager never
+        // completes, and the process ends without it.
+        std::thread::spawn(move || read_commands(input, &send, &seen, &halt));
+    }
+    let lock = |seen: &Mutex<Seen>| -> Seen {
+        let s = seen
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        Seen {
+            answering: s.answering,
+            end: s.end,
+        }
+    };
+    let mut protocol = Protocol::new();
+    let mut reply = Vec::new();
+    let mut number = 0;
+    for message in lines {
+        let (line, whole) = message.map_err(GomocupError::Read)?;
+        number += 1;
+        {
+            let mut s = seen
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            s.answering = number;
+            // An end already read right behind this command: no time to
+            // think.
+            halt.store(
+                s.end.is_some_and(|(at, _)| at == number + 1),
+                Ordering::Relaxed,
+            );
+        }
+        reply.clear();
+        let flow = protocol.handle(&line, whole, brain, &mut reply);
+        let ended = lock(&seen).end == Some((number + 1, End::Command));
+        if ended && brain.interrupted() {
+            break;
+        }
+        if !reply.is_empty() {
+            output
+                .write_all(&reply)
+                .and_then(|()| output.flush())
+                .map_err(GomocupError::Write)?;
+        }
+        if flow == Flow::End {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// The reader thread of [`serve`]: every command line to `send`, in
+/// order; marks `END` and the end of input in `seen`, and raises `halt`
+/// when one comes right behind the command being answered.
+fn read_commands<R: Read>(
+    input: R,
+    send: &mpsc::Sender<io::Result<(Vec<u8>, bool)>>,
+    seen: &Mutex<Seen>,
+    halt: &AtomicBool,
+) {
+    let mut input = io::BufReader::new(input);
+    let mut line = Vec::with_capacity(MAX_LINE);
+    let mut number = 0;
+    let mark = |at: u64, end: End| {
+        let mut s = seen
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        s.end = Some((at, end));
+        if s.answering + 1 == at {
+            halt.store(true, Ordering::Relaxed);
+        }
+    };
+    loop {
+        match read_line(&mut input, &mut line) {
+            Ok(Some(whole)) => {
+                if line.trim_ascii().is_empty() {
+                    continue;
+                }
+                number += 1;
+                let is_end = matches!(parse::parse(&line), Ok(Some(parse::Command::End)));
+                if is_end {
+                    mark(number, End::Command);
+                }
+                if send.send(Ok((line.clone(), whole))).is_err() || is_end {
+                    return;
+                }
+            }
+            Ok(None) => {
+                mark(number + 1, End::Input);
+                return;
+            }
+            Err(e) => {
+                let _ = send.send(Err(e));
+                return;
+            }
+        }
+    }
 }
 
 /// Reads the next line into `line`, without its `\n`, keeping at most

@@ -3,11 +3,13 @@
 //!
 //! The position is kept as the manager's own stones and the opponent's,
 //! in the order they came, so `TAKEBACK` can take any of them off. The
-//! brain is shown it as a [`Board`] of two colours: it plays White when
-//! the opponent has more stones (the opponent began), Black otherwise. A stone of a finished winning line (`BOARD` field
-//! 3, continuous games) belongs to neither player; the board can only hold
-//! the two colours, so the brain sees it as the opponent's — a point it
-//! can neither take nor build on.
+//! brain is shown it as a [`Setup`] of two colours: it plays White when
+//! the opponent has more stones (the opponent began), Black otherwise. A
+//! stone of a finished winning line (`BOARD` field 3, continuous games)
+//! belongs to neither player; the setup can only hold the two colours, so
+//! the brain sees it as the opponent's — a point it can neither take nor
+//! build on. Any square board from [`MIN_SIZE`] to [`MAX_SIZE`] is
+//! played; `RECTSTART` is refused.
 
 use std::fmt::Display;
 use std::io::Write;
@@ -19,15 +21,16 @@ use super::clock::Clock;
 use super::coord::Coord;
 use super::parse::{self, Command, ParseError};
 use super::{ABOUT, Brain, MAX_LINE};
-use crate::engine::Limits;
-use crate::rules::board::Board;
+use crate::engine::{Limits, MAX_SIZE, MIN_SIZE, Setup, Spot};
 use crate::rules::player::Player;
-use crate::rules::point::{Point, SIZE};
 use crate::rules::rule::Rule;
 
 /// What the brain keeps back from `max_memory` for the rest of the
 /// program: this much, or half the limit if that is less.
 pub const MEMORY_RESERVE: u64 = 8 << 20;
+
+/// The smallest hash table the engine makes, in bytes.
+pub const SMALLEST_TABLE: u64 = crate::engine::tt::SMALLEST as u64;
 
 /// Whether to go on reading.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,12 +55,16 @@ enum Side {
 enum Refusal {
     #[error("{0}")]
     Parse(#[from] ParseError),
-    #[error("no board yet: START 19 first")]
+    #[error("no board yet: START n first, n from {MIN_SIZE} to {MAX_SIZE}")]
     NotStarted,
-    #[error("only the 19x19 board is supported, not {0}x{1}")]
-    Size(u32, u32),
-    #[error("{},{} is off the 19x19 board", .0.x, .0.y)]
-    OffBoard(Coord),
+    #[error(
+        "only square boards from {MIN_SIZE}x{MIN_SIZE} to {MAX_SIZE}x{MAX_SIZE} are supported, not {0}x{0}"
+    )]
+    Size(u32),
+    #[error("rectangular boards are not supported ({0}x{1}): use START with one size")]
+    Rectangle(u32, u32),
+    #[error("{},{} is off the {size}x{size} board", .0.x, .0.y, size = .1)]
+    OffBoard(Coord, u8),
     #[error("{},{} is taken", .0.x, .0.y)]
     Occupied(Coord),
     #[error("there is no stone at {},{}", .0.x, .0.y)]
@@ -79,7 +86,7 @@ enum Refusal {
 /// A `BOARD` block being read.
 #[derive(Debug, Default)]
 struct Block {
-    stones: Vec<(Point, Side)>,
+    stones: Vec<(Coord, Side)>,
     /// The first thing wrong, reported at `DONE`.
     problem: Option<Refusal>,
 }
@@ -88,9 +95,11 @@ struct Block {
 #[derive(Debug)]
 pub struct Protocol {
     started: bool,
+    /// The board's side, once started.
+    size: u8,
     /// Every stone on the board, in the order it came; never two on one
     /// point.
-    stones: Vec<(Point, Side)>,
+    stones: Vec<(Coord, Side)>,
     block: Option<Block>,
     rule: Rule,
     clock: Clock,
@@ -113,7 +122,8 @@ impl Protocol {
     pub fn new() -> Protocol {
         Protocol {
             started: false,
-            stones: Vec::with_capacity(Point::COUNT),
+            size: 19,
+            stones: Vec::new(),
             block: None,
             rule: Rule::Freestyle,
             clock: Clock::default(),
@@ -155,9 +165,20 @@ impl Protocol {
         let command = match parse::parse(line) {
             Ok(None) => return Flow::Continue,
             Ok(Some(Command::Info { key, value })) => {
+                // A manager reads no reply to INFO (Piskvork would take an
+                // ERROR line for the move): a value that cannot be
+                // followed is ignored, and said so in a MESSAGE.
                 if let Err(refusal) = self.info(key, value, whole, out) {
-                    reply(out, "ERROR", refusal);
+                    reply(out, "MESSAGE", format_args!("ignored: {refusal}"));
                 }
+                return Flow::Continue;
+            }
+            Err(
+                e @ ParseError::Arguments {
+                    command: "INFO", ..
+                },
+            ) => {
+                reply(out, "MESSAGE", format_args!("ignored: {e}"));
                 return Flow::Continue;
             }
             Ok(Some(_)) | Err(_) if !whole => {
@@ -210,7 +231,7 @@ impl Protocol {
             return Flow::Continue;
         };
         match stone {
-            Ok(Some(stone)) if whole => block.add(stone.at, stone.field),
+            Ok(Some(stone)) if whole => block.add(stone.at, stone.field, self.size),
             _ if line.trim_ascii().is_empty() => {}
             _ => {
                 let problem = if whole {
@@ -231,8 +252,8 @@ impl Protocol {
         out: &mut Vec<u8>,
     ) -> Result<(), Refusal> {
         match command {
-            Command::Start(size) => self.start(size, size, out),
-            Command::RectStart(width, height) => self.start(width, height, out),
+            Command::Start(size) => self.start(size, out),
+            Command::RectStart(width, height) => Err(Refusal::Rectangle(width, height)),
             Command::Restart => {
                 self.ensure_started()?;
                 self.new_game();
@@ -248,7 +269,7 @@ impl Protocol {
             }
             Command::Turn(at) => {
                 let p = self.empty_point(at)?;
-                if self.stones.len() + 1 >= Point::COUNT {
+                if self.stones.len() + 1 >= self.points() {
                     return Err(Refusal::Full);
                 }
                 self.stones.push((p, Side::Opponent));
@@ -262,7 +283,7 @@ impl Protocol {
             }
             Command::Takeback(at) => {
                 self.ensure_started()?;
-                let p = at.point().ok_or(Refusal::OffBoard(at))?;
+                let p = self.on_board(at)?;
                 let i = self.stones.iter().position(|(q, _)| *q == p);
                 self.stones.remove(i.ok_or(Refusal::NoStone(at))?);
                 out.extend_from_slice(b"OK\n");
@@ -282,11 +303,12 @@ impl Protocol {
         }
     }
 
-    fn start(&mut self, width: u32, height: u32, out: &mut Vec<u8>) -> Result<(), Refusal> {
-        let size = u32::from(SIZE);
-        if (width, height) != (size, size) {
-            return Err(Refusal::Size(width, height));
-        }
+    fn start(&mut self, size: u32, out: &mut Vec<u8>) -> Result<(), Refusal> {
+        let size = u8::try_from(size)
+            .ok()
+            .filter(|n| (MIN_SIZE..=MAX_SIZE).contains(n))
+            .ok_or(Refusal::Size(size))?;
+        self.size = size;
         self.started = true;
         self.new_game();
         out.extend_from_slice(b"OK\n");
@@ -306,9 +328,24 @@ impl Protocol {
         }
     }
 
-    fn empty_point(&self, at: Coord) -> Result<Point, Refusal> {
+    /// The board's number of points.
+    fn points(&self) -> usize {
+        usize::from(self.size) * usize::from(self.size)
+    }
+
+    /// `at`, if it is on the board.
+    fn on_board(&self, at: Coord) -> Result<Coord, Refusal> {
+        let size = u32::from(self.size);
+        if at.x < size && at.y < size {
+            Ok(at)
+        } else {
+            Err(Refusal::OffBoard(at, self.size))
+        }
+    }
+
+    fn empty_point(&self, at: Coord) -> Result<Coord, Refusal> {
         self.ensure_started()?;
-        let p = at.point().ok_or(Refusal::OffBoard(at))?;
+        let p = self.on_board(at)?;
         if self.stones.iter().any(|(q, _)| *q == p) {
             return Err(Refusal::Occupied(at));
         }
@@ -325,7 +362,7 @@ impl Protocol {
             return Err(problem);
         }
         self.ensure_started()?;
-        if block.stones.len() >= Point::COUNT {
+        if block.stones.len() >= self.points() {
             return Err(Refusal::Full);
         }
         self.stones = block.stones;
@@ -344,13 +381,20 @@ impl Protocol {
             let spent = started.elapsed();
             budget.time = budget.time.map(|time| time.saturating_sub(spent));
         }
-        let (board, me) = self.board();
-        let offered = brain.choose(&board, me, self.rule, budget);
-        let p = match offered.filter(|&p| board.get(p).is_none()) {
-            Some(p) => p,
+        let setup = self.setup();
+        let taken = |s: Spot| self.stones.iter().any(|(q, _)| *q == Coord::of(s));
+        let offered = brain.choose(&setup, budget);
+        for line in brain.messages() {
+            reply(out, "MESSAGE", line);
+        }
+        let p = match offered.filter(|&s| setup.contains(s) && !taken(s)) {
+            Some(s) => Coord::of(s),
             None => {
-                let p = nearest_centre(&board).ok_or(Refusal::Full)?;
-                let offered = offered.map_or("none".to_string(), |q| q.to_string());
+                let p = self.nearest_centre().ok_or(Refusal::Full)?;
+                let offered = offered.map_or("none".to_string(), |s| {
+                    let Coord { x, y } = Coord::of(s);
+                    format!("{x},{y}")
+                });
                 reply(
                     out,
                     "DEBUG",
@@ -364,19 +408,40 @@ impl Protocol {
         Ok(())
     }
 
-    /// The position in two colours, and the brain's colour.
-    fn board(&self) -> (Board, Player) {
+    /// The position in two colours, the brain's colour to move.
+    fn setup(&self) -> Setup {
         let count = |side| self.stones.iter().filter(|(_, s)| *s == side).count();
         let me = if count(Side::Own) < count(Side::Opponent) {
             Player::White
         } else {
             Player::Black
         };
-        let mut board = Board::new();
-        for &(p, side) in &self.stones {
-            board.place(p, if side == Side::Own { me } else { me.opponent() });
+        let stones = self
+            .stones
+            .iter()
+            .filter_map(|&(at, side)| {
+                let player = if side == Side::Own { me } else { me.opponent() };
+                Some((at.spot()?, player))
+            })
+            .collect();
+        Setup {
+            size: self.size,
+            stones,
+            to_move: me,
+            rule: self.rule,
         }
-        (board, me)
+    }
+
+    /// The empty point nearest the centre, if any.
+    fn nearest_centre(&self) -> Option<Coord> {
+        let n = u32::from(self.size);
+        (0..n)
+            .flat_map(|y| (0..n).map(move |x| Coord { x, y }))
+            .filter(|c| self.stones.iter().all(|(q, _)| q != c))
+            .min_by_key(|c| {
+                let d = |v: u32| (2 * i64::from(v) - i64::from(n - 1)).pow(2);
+                d(c.x) + d(c.y)
+            })
     }
 
     /// Follows `INFO key value`; a line cut off (not `whole`) is
@@ -423,6 +488,16 @@ impl Protocol {
                 let max = (n > 0).then_some(n.unsigned_abs());
                 self.fresh |= max != self.max_memory;
                 self.max_memory = max;
+                if let Some(memory) = self.brain_memory().filter(|&m| m < SMALLEST_TABLE) {
+                    reply(
+                        out,
+                        "MESSAGE",
+                        format_args!(
+                            "max_memory {n} leaves {memory} bytes for the hash table, \
+                             below its smallest size: playing with the smallest, {SMALLEST_TABLE} bytes"
+                        ),
+                    );
+                }
             }
             _ => {
                 let (rule, note) = rule_of(n.unsigned_abs());
@@ -437,7 +512,7 @@ impl Protocol {
 }
 
 impl Block {
-    fn add(&mut self, at: Coord, field: u8) {
+    fn add(&mut self, at: Coord, field: u8, size: u8) {
         if self.problem.is_some() {
             return;
         }
@@ -446,12 +521,12 @@ impl Block {
             2 => Side::Opponent,
             _ => Side::Line,
         };
-        match at.point() {
-            None => self.problem = Some(Refusal::OffBoard(at)),
-            Some(p) if self.stones.iter().any(|(q, _)| *q == p) => {
-                self.problem = Some(Refusal::Twice(at));
-            }
-            Some(p) => self.stones.push((p, side)),
+        if at.x >= u32::from(size) || at.y >= u32::from(size) {
+            self.problem = Some(Refusal::OffBoard(at, size));
+        } else if self.stones.iter().any(|(q, _)| *q == at) {
+            self.problem = Some(Refusal::Twice(at));
+        } else {
+            self.stones.push((at, side));
         }
     }
 }
@@ -474,17 +549,8 @@ pub fn rule_of(bits: u64) -> (Rule, Option<&'static str>) {
     }
 }
 
-fn nearest_centre(board: &Board) -> Option<Point> {
-    Point::all()
-        .filter(|&p| board.get(p).is_none())
-        .min_by_key(|p| {
-            let d = |n: u8| (i32::from(n) - 10).pow(2);
-            d(p.column().number()) + d(p.row().number())
-        })
-}
-
-fn write_move(out: &mut Vec<u8>, p: Point) {
-    let Coord { x, y } = Coord::of(p);
+fn write_move(out: &mut Vec<u8>, p: Coord) {
+    let Coord { x, y } = p;
     reply(out, "", format_args!("{x},{y}"));
 }
 

@@ -4,9 +4,9 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
+use super::coord::Coord;
 use super::{Brain, run};
-use crate::engine::Limits;
-use crate::engine::greedy;
+use crate::engine::{Limits, Setup, Spot, greedy};
 use crate::rules::board::Board;
 use crate::rules::player::Player;
 use crate::rules::point::Point;
@@ -15,7 +15,9 @@ use crate::rules::rule::Rule;
 /// One `choose` call as the brain saw it.
 #[derive(Clone, Debug)]
 struct Asked {
+    /// The stones, on our 19×19 board when the board is that.
     board: Board,
+    size: u8,
     to_move: Player,
     rule: Rule,
     budget: Limits,
@@ -35,24 +37,32 @@ impl Brain for Recorder {
         self.new_games.push(memory_bytes);
     }
 
-    fn choose(
-        &mut self,
-        board: &Board,
-        to_move: Player,
-        rule: Rule,
-        budget: Limits,
-    ) -> Option<Point> {
+    fn choose(&mut self, setup: &Setup, budget: Limits) -> Option<Spot> {
         self.asked.push(Asked {
-            board: board.clone(),
-            to_move,
-            rule,
+            board: board_of(setup),
+            size: setup.size,
+            to_move: setup.to_move,
+            rule: setup.rule,
             budget,
         });
         match self.script.pop_front() {
-            Some(answer) => answer,
-            None => greedy::choose(board, to_move, rule),
+            Some(answer) => answer.and_then(|p| Coord::of_point(p).spot()),
+            None => greedy::choose(setup),
         }
     }
+}
+
+/// The stones of a 19×19 setup on our board (Gomocup's `y` down).
+fn board_of(setup: &Setup) -> Board {
+    let mut board = Board::new();
+    if setup.size == 19 {
+        for &(s, player) in &setup.stones {
+            if let Some(p) = Coord::of(s).point() {
+                board.place(p, player);
+            }
+        }
+    }
+    board
 }
 
 fn point(name: &str) -> Point {
@@ -87,35 +97,55 @@ fn check(cases: &[(&str, &str)]) {
 }
 
 #[test]
-fn start_accepts_only_19() {
+fn start_accepts_every_square_board_from_5_to_22() {
+    let size = "only square boards from 5x5 to 22x22 are supported";
     check(&[
         ("START 19\n", "OK\n"),
         ("start 19\r\n", "OK\n"),
+        ("START 20\n", "OK\n"),
+        ("START 15\n", "OK\n"),
+        ("START 5\n", "OK\n"),
+        ("START 22\n", "OK\n"),
+        ("START 4\n", &format!("ERROR {size}, not 4x4\n")),
+        ("START 23\n", &format!("ERROR {size}, not 23x23\n")),
+        ("START 0\n", &format!("ERROR {size}, not 0x0\n")),
         (
-            "START 20\n",
-            "ERROR only the 19x19 board is supported, not 20x20\n",
-        ),
-        (
-            "START 15\n",
-            "ERROR only the 19x19 board is supported, not 15x15\n",
-        ),
-        (
-            "START 0\n",
-            "ERROR only the 19x19 board is supported, not 0x0\n",
+            "START 4294967295\n",
+            &format!("ERROR {size}, not 4294967295x4294967295\n"),
         ),
         ("START\n", "ERROR START takes a board size\n"),
         ("START nineteen\n", "ERROR START takes a board size\n"),
-        ("RECTSTART 19,19\n", "OK\n"),
+        (
+            "RECTSTART 19,19\n",
+            "ERROR rectangular boards are not supported (19x19): use START with one size\n",
+        ),
         (
             "RECTSTART 20,19\n",
-            "ERROR only the 19x19 board is supported, not 20x19\n",
+            "ERROR rectangular boards are not supported (20x19): use START with one size\n",
         ),
     ]);
 }
 
 #[test]
+fn the_brain_is_told_the_size_and_moves_are_checked_against_it() {
+    let (got, brain) = talk("START 15\nTURN 14,14\nTURN 15,0\nTURN 0,15\nEND\n");
+    let lines: Vec<&str> = got.lines().collect();
+    assert_eq!(lines[0], "OK");
+    assert!(lines[1].split_once(',').is_some(), "{got}");
+    assert_eq!(
+        lines[2..],
+        [
+            "ERROR 15,0 is off the 15x15 board",
+            "ERROR 0,15 is off the 15x15 board"
+        ]
+    );
+    assert_eq!(brain.asked.len(), 1);
+    assert_eq!(brain.asked[0].size, 15);
+}
+
+#[test]
 fn moves_before_start_are_refused() {
-    let refused = "ERROR no board yet: START 19 first\n";
+    let refused = "ERROR no board yet: START n first, n from 5 to 22\n";
     for input in [
         "BEGIN\n",
         "TURN 1,1\n",
@@ -132,10 +162,10 @@ fn moves_before_start_are_refused() {
         );
     }
     // A failed START does not start either.
-    let (got, _) = talk("START 20\nBEGIN\n");
+    let (got, _) = talk("START 23\nBEGIN\n");
     assert_eq!(
         got,
-        format!("ERROR only the 19x19 board is supported, not 20x20\n{refused}")
+        format!("ERROR only square boards from 5x5 to 22x22 are supported, not 23x23\n{refused}")
     );
 }
 
@@ -202,13 +232,13 @@ fn a_brain_that_offers_a_taken_point_or_none_is_overruled() {
     let (got, brain) = talk_with(brain, "START 19\nBEGIN\nTURN 0,0\nTURN 1,0\n");
     let lines: Vec<&str> = got.lines().collect();
     assert_eq!(lines[..2], ["OK", "9,9"]);
-    assert_eq!(lines[2], "DEBUG the brain offered J10: overruled");
+    assert_eq!(lines[2], "DEBUG the brain offered 9,9: overruled");
     assert_eq!(lines[4], "DEBUG the brain offered none: overruled");
     let played = [lines[3], lines[5]];
     for (i, m) in played.iter().enumerate() {
         let board = &brain.asked[i + 1].board;
         let p = m.split_once(',').and_then(|(x, y)| {
-            super::coord::Coord {
+            Coord {
                 x: x.parse().ok()?,
                 y: y.parse().ok()?,
             }
@@ -413,24 +443,38 @@ fn info_keys_that_are_unknown_or_ignored_get_no_reply() {
     check(&[(input, "")]);
 }
 
+/// Managers read no reply to INFO, and Piskvork takes the line after an
+/// INFO for the move: a bad value is never an ERROR, only a MESSAGE, and
+/// changes nothing.
 #[test]
-fn info_with_a_bad_number_is_an_error() {
-    check(&[
-        (
-            "INFO timeout_turn soon\n",
-            "ERROR INFO timeout_turn takes a whole number\n",
-        ),
-        (
-            "INFO timeout_turn -1\n",
-            "ERROR INFO timeout_turn takes a whole number\n",
-        ),
-        ("INFO rule\n", "ERROR INFO rule takes a whole number\n"),
-        (
-            "INFO max_memory 1.5e9\n",
-            "ERROR INFO max_memory takes a whole number\n",
-        ),
-        ("INFO\n", "ERROR INFO takes a key and a value\n"),
-    ]);
+fn info_with_a_bad_value_is_ignored_with_a_message() {
+    let ignored = |key: &str| format!("MESSAGE ignored: INFO {key} takes a whole number\n");
+    let cases: Vec<(String, String)> = [
+        ("timeout_turn", "soon"),
+        ("timeout_turn", "-1"),
+        ("timeout_turn", "1e3"),
+        ("timeout_turn", "+5"),
+        ("timeout_turn", "99999999999999999999"),
+        ("max_memory", "1.5e9"),
+        ("max_memory", "-1"),
+        ("time_left", "x"),
+        ("rule", ""),
+    ]
+    .iter()
+    .map(|(key, value)| (format!("INFO {key} {value}\n"), ignored(key)))
+    .collect();
+    for (input, expected) in &cases {
+        let (got, brain) = talk(&format!("{input}START 19\nBEGIN\n"));
+        assert_eq!(got, format!("{expected}OK\n9,9\n"), "input {input:?}");
+        // The default turn (900 ms less what the new game took), not one
+        // made from the bad value.
+        let time = brain.asked[0].budget.time.unwrap_or_default();
+        assert!(
+            time > Duration::from_millis(800) && time <= Duration::from_millis(900),
+            "input {input:?}: {time:?}"
+        );
+    }
+    check(&[("INFO\n", "MESSAGE ignored: INFO takes a key and a value\n")]);
 }
 
 #[test]
@@ -485,13 +529,13 @@ fn a_turn_that_fills_the_board_is_refused() {
     let mut input = String::from("START 19\nBOARD\n");
     let points: Vec<Point> = Point::all().collect();
     for (i, p) in points[..Point::COUNT - 2].iter().enumerate() {
-        let c = super::coord::Coord::of(*p);
+        let c = Coord::of_point(*p);
         input += &format!("{},{},{}\n", c.x, c.y, 1 + i % 2);
     }
-    let last = super::coord::Coord::of(points[Point::COUNT - 1]);
+    let last = Coord::of_point(points[Point::COUNT - 1]);
     input += &format!("DONE\nTURN {},{}\n", last.x, last.y);
     let (got, _) = talk_with(scripted(&["R19"]), &input);
-    let second_last = super::coord::Coord::of(points[Point::COUNT - 2]);
+    let second_last = Coord::of_point(points[Point::COUNT - 2]);
     assert_eq!(
         got,
         format!(
@@ -512,15 +556,9 @@ impl Brain for SlowStarter {
         std::thread::sleep(self.setup);
     }
 
-    fn choose(
-        &mut self,
-        board: &Board,
-        to_move: Player,
-        rule: Rule,
-        budget: Limits,
-    ) -> Option<Point> {
+    fn choose(&mut self, setup: &Setup, budget: Limits) -> Option<Spot> {
         self.budgets.push(budget);
-        greedy::choose(board, to_move, rule)
+        greedy::choose(setup)
     }
 }
 
@@ -556,16 +594,10 @@ struct Sleeper {
 impl Brain for Sleeper {
     fn new_game(&mut self, _memory_bytes: Option<u64>) {}
 
-    fn choose(
-        &mut self,
-        board: &Board,
-        to_move: Player,
-        rule: Rule,
-        budget: Limits,
-    ) -> Option<Point> {
+    fn choose(&mut self, setup: &Setup, budget: Limits) -> Option<Spot> {
         self.budgets.push(budget);
         std::thread::sleep(budget.time.unwrap_or_default());
-        greedy::choose(board, to_move, rule)
+        greedy::choose(setup)
     }
 }
 
@@ -591,12 +623,15 @@ fn a_brain_that_spends_its_whole_budget_is_given_less_than_the_limits() {
 }
 
 #[test]
-fn a_cut_off_info_with_a_value_that_counts_is_refused() {
+fn a_cut_off_info_with_a_value_that_counts_is_ignored() {
     let line = "INFO timeout_turn 1000".to_string() + &" ".repeat(super::MAX_LINE) + "9\n";
     let (got, _) = talk(&line);
     assert_eq!(
         got,
-        format!("ERROR a line is at most {} bytes\n", super::MAX_LINE)
+        format!(
+            "MESSAGE ignored: a line is at most {} bytes\n",
+            super::MAX_LINE
+        )
     );
 }
 

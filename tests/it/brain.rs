@@ -6,7 +6,8 @@
 //! `< MOVE` any move `x,y` on the board (the moves are the brain's to
 //! choose, so they are checked for form here and for legality by the
 //! whole-game tests), `{version}` in a reply stands for the crate's
-//! version, and `#` lines are comments.
+//! version, and `#` lines are comments. The search's reports (`MESSAGE
+//! depth …`) are left out of the comparison.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -84,6 +85,11 @@ fn check_transcript(transcript: &str) {
     }
     let (stdout, code) = run_brain(&input);
     let got = String::from_utf8(stdout).expect("replies are text");
+    // The search's reports vary with the machine: not part of a transcript.
+    let got: String = got
+        .split_inclusive('\n')
+        .filter(|line| !line.starts_with("MESSAGE depth "))
+        .collect();
     // Each `< MOVE` takes the shape of the move made, so a diff shows only
     // what is really wrong.
     let got_lines: Vec<&str> = got.lines().collect();
@@ -91,7 +97,7 @@ fn check_transcript(transcript: &str) {
         .iter()
         .enumerate()
         .map(|(i, e)| match got_lines.get(i) {
-            Some(line) if e == "MOVE" && move_point(line).is_some() => (*line).to_string(),
+            Some(line) if e == "MOVE" && is_move(line) => (*line).to_string(),
             _ => e.clone(),
         })
         .collect();
@@ -137,6 +143,19 @@ fn spawn_brain() -> Child {
         .stderr(Stdio::null())
         .spawn()
         .expect("start the brain")
+}
+
+/// Whether `line` has the form of a move on some board: `x,y`, each
+/// below 22.
+fn is_move(line: &str) -> bool {
+    sized_move(line, 22).is_some()
+}
+
+/// The move reply `x,y` on a board of side `size`, as (x, y).
+fn sized_move(line: &str, size: usize) -> Option<(usize, usize)> {
+    let (x, y) = line.split_once(',')?;
+    let (x, y): (usize, usize) = (x.parse().ok()?, y.parse().ok()?);
+    (x < size && y < size).then_some((x, y))
 }
 
 /// The point of a move reply `x,y` in Gomocup coordinates.
@@ -305,6 +324,141 @@ fn whole_games_against_a_manager_that_waits_for_each_reply() {
     assert_eq!(manager.end(), Some(0));
 }
 
+/// A board of any size for the games off 19×19: `None` empty.
+struct Grid {
+    size: usize,
+    cells: Vec<Option<Player>>,
+}
+
+impl Grid {
+    fn new(size: usize) -> Grid {
+        Grid {
+            size,
+            cells: vec![None; size * size],
+        }
+    }
+
+    /// Places `player` at (x, y) if empty; then whether that made a line
+    /// of five (`exact`: five and no more).
+    fn place(&mut self, (x, y): (usize, usize), player: Player, exact: bool) -> Option<bool> {
+        let at = y * self.size + x;
+        if self.cells[at].is_some() {
+            return None;
+        }
+        self.cells[at] = Some(player);
+        let n = self.size as isize;
+        let mine = |x: isize, y: isize| {
+            (0..n).contains(&x)
+                && (0..n).contains(&y)
+                && self.cells[(y * n + x) as usize] == Some(player)
+        };
+        let (x, y) = (x as isize, y as isize);
+        let five = [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
+            let run = |sign: isize| {
+                (1..)
+                    .take_while(|k| mine(x + sign * k * dx, y + sign * k * dy))
+                    .count()
+            };
+            let length = 1 + run(1) + run(-1);
+            if exact { length == 5 } else { length >= 5 }
+        });
+        Some(five)
+    }
+
+    fn is_full(&self) -> bool {
+        self.cells.iter().all(Option::is_some)
+    }
+}
+
+/// One whole game on a board of side `size`, the manager's moves spread
+/// over the board (7 is coprime with 15² and 20²), every reply checked
+/// to be a legal move; how the game ended.
+fn play_sized_game(manager: &mut Manager, size: usize, brain_first: bool, exact: bool) -> String {
+    let mut grid = Grid::new(size);
+    let (brain, other) = if brain_first {
+        (Player::Black, Player::White)
+    } else {
+        (Player::White, Player::Black)
+    };
+    let count = size * size;
+    let mut ours = (0..count)
+        .map(|i| (i * 7 + count / 2) % count)
+        .map(|i| (i % size, i / size));
+    let mut command = if brain_first {
+        "BEGIN".to_string()
+    } else {
+        String::new()
+    };
+    loop {
+        if command.is_empty() {
+            let Some(p) = ours.find(|&(x, y)| grid.cells[y * size + x].is_none()) else {
+                return "a full board".into();
+            };
+            if grid.place(p, other, exact) == Some(true) {
+                return "the manager won".into();
+            }
+            command = format!("TURN {},{}", p.0, p.1);
+        }
+        let reply = manager.exchange(&command);
+        let p = sized_move(&reply, size)
+            .unwrap_or_else(|| panic!("{command}: {reply:?} is not a move on {size}x{size}"));
+        match grid.place(p, brain, exact) {
+            None => panic!("{command}: the brain played on a taken point {reply}"),
+            Some(true) => return "the brain won".into(),
+            Some(false) if grid.is_full() => return "a full board".into(),
+            Some(false) => {}
+        }
+        command.clear();
+    }
+}
+
+#[test]
+fn whole_games_on_15_and_20() {
+    let mut manager = Manager::start();
+    for (size, brain_first, exact) in [
+        (20, true, false),
+        (20, false, false),
+        (15, true, true),
+        (15, false, false),
+    ] {
+        assert_eq!(manager.exchange(&format!("START {size}")), "OK");
+        manager.send("INFO timeout_turn 150");
+        manager.send(&format!("INFO rule {}", u8::from(exact)));
+        let ending = play_sized_game(&mut manager, size, brain_first, exact);
+        assert_eq!(
+            ending, "the brain won",
+            "{size}x{size}, brain first: {brain_first}"
+        );
+    }
+    assert_eq!(manager.end(), Some(0));
+}
+
+/// The manager's stones in the corners and along the edges of a 20×20
+/// board: the brain answers on the board, and blocks a four that runs
+/// into the far corner.
+#[test]
+fn edges_and_corners_of_a_20_board() {
+    let mut manager = Manager::start();
+    assert_eq!(manager.exchange("START 20"), "OK");
+    manager.send("INFO timeout_turn 150");
+    let stdin = manager.stdin.as_mut().expect("stdin is open");
+    // Ours (1): the corners, the centre, and 19,14 closing the top of the
+    // opponent's (2) 19,15 .. 19,18, a four on the last column whose only
+    // five point is the corner 19,19.
+    stdin
+        .write_all(
+            b"BOARD\n0,0,1\n19,0,1\n0,19,1\n19,14,1\n19,15,2\n19,16,2\n19,17,2\n19,18,2\nDONE\n",
+        )
+        .expect("send a position");
+    stdin.flush().expect("flush");
+    assert_eq!(
+        manager.reply(),
+        "19,19",
+        "the four is blocked in the corner"
+    );
+    assert_eq!(manager.end(), Some(0));
+}
+
 #[test]
 fn a_game_continued_from_a_board_with_lf_lines() {
     let mut manager = Manager::start();
@@ -430,4 +584,98 @@ fn arguments_are_refused() {
         .status()
         .expect("run the brain");
     assert_eq!(status.code(), Some(2));
+}
+
+impl Manager {
+    /// Sends `last` (END, or nothing for the end of input) while the
+    /// brain thinks; the exit code, every line written afterwards, and
+    /// how long the brain took to exit (printed: a figure, not a check).
+    fn interrupt(mut self, last: Option<&str>) -> (Option<i32>, Vec<String>) {
+        let started = std::time::Instant::now();
+        if let Some(command) = last {
+            self.send(command);
+        }
+        drop(self.stdin.take());
+        let lines = std::mem::replace(&mut self.lines, mpsc::channel().1);
+        let code = self.close();
+        eprintln!("exited {:?} after {last:?}", started.elapsed());
+        (code, lines.try_iter().collect())
+    }
+}
+
+/// A manager that starts a long think: `timeout_turn` 10^13 ms, a
+/// midgame position on 20×20.
+fn thinking_brain() -> Manager {
+    let mut manager = Manager::start();
+    assert_eq!(manager.exchange("START 20"), "OK");
+    manager.send("INFO timeout_turn 10000000000000");
+    manager.send("INFO time_left 10000000000000");
+    let stdin = manager.stdin.as_mut().expect("stdin is open");
+    stdin
+        .write_all(b"BOARD\n9,9,1\n10,10,2\n10,9,1\n9,10,2\n11,11,1\n8,8,2\nDONE\n")
+        .expect("send a position");
+    stdin.flush().expect("flush");
+    thread::sleep(std::time::Duration::from_millis(300));
+    manager
+}
+
+#[test]
+fn end_while_thinking_stops_the_search_and_nothing_is_written_after() {
+    let (code, after) = thinking_brain().interrupt(Some("END"));
+    assert_eq!(code, Some(0));
+    assert_eq!(after, Vec::<String>::new(), "nothing after END");
+}
+
+#[test]
+fn end_of_input_while_thinking_stops_the_search_with_a_legal_move() {
+    let (code, after) = thinking_brain().interrupt(None);
+    assert_eq!(code, Some(0));
+    let moves: Vec<&String> = after.iter().filter(|l| !l.starts_with("MESSAGE")).collect();
+    assert_eq!(moves.len(), 1, "{after:?}");
+    let taken = ["9,9", "10,10", "10,9", "9,10", "11,11", "8,8"];
+    assert!(
+        sized_move(moves[0], 20).is_some() && !taken.contains(&moves[0].as_str()),
+        "{after:?}"
+    );
+}
+
+/// Each completed depth is a `MESSAGE` before the move: depth and
+/// selective depth, score, nodes, nodes a second, time, and the principal
+/// variation, whose first move is the move played.
+#[test]
+fn a_message_per_completed_depth() {
+    let mut manager = Manager::start();
+    assert_eq!(manager.exchange("START 20"), "OK");
+    manager.send("INFO max_depth 4");
+    manager.send("INFO timeout_turn 5000");
+    let stdin = manager.stdin.as_mut().expect("stdin is open");
+    stdin
+        .write_all(b"BOARD\n9,9,1\n10,10,2\n10,9,1\n9,10,2\nDONE\n")
+        .expect("send a position");
+    stdin.flush().expect("flush");
+    let mut messages = Vec::new();
+    let played = loop {
+        let line = manager.lines.recv_timeout(HANG).expect("a reply");
+        match line.strip_prefix("MESSAGE ") {
+            Some(message) => messages.push(message.to_string()),
+            None => break line,
+        }
+    };
+    assert_eq!(messages.len(), 4, "{messages:?}");
+    for (n, message) in messages.iter().enumerate() {
+        let words: Vec<&str> = message.split(' ').collect();
+        assert_eq!(words[0], "depth", "{message}");
+        let depth = words[1].split('-').next();
+        assert_eq!(depth, Some((n + 1).to_string().as_str()), "{message}");
+        assert!(words[2] == "ev" || words[2] == "mate", "{message}");
+        let keys: Vec<&str> = words.iter().skip(4).step_by(2).copied().collect();
+        assert_eq!(keys[..4], ["n", "n/s", "tm", "pv"], "{message}");
+    }
+    let last = messages.last().expect("four messages");
+    let pv_first = last
+        .split(" pv ")
+        .nth(1)
+        .and_then(|pv| pv.split(' ').next());
+    assert_eq!(pv_first, Some(played.as_str()), "{last}");
+    assert_eq!(manager.end(), Some(0));
 }

@@ -10,6 +10,7 @@ impl Search<'_> {
         if ply > 0 && self.tick() {
             return 0;
         }
+        self.seldepth = self.seldepth.max(ply);
         let me = self.pos.side();
         let opp = other(me);
         let ply_score = ply as i32;
@@ -23,7 +24,7 @@ impl Search<'_> {
         if opp_fives == 0 && self.flex_four(me).is_some() {
             return WIN - ply_score - 3;
         }
-        if ply + 8 >= MAX_PLY || self.pos.stones() >= 361 {
+        if ply + 8 >= MAX_PLY || self.pos.is_full() {
             return self.pos.evaluate();
         }
         let pv_node = beta - alpha > 1;
@@ -59,7 +60,7 @@ impl Search<'_> {
         let list = self.ordered_moves(ply, tt_move);
         if list.is_empty() {
             self.lists[ply] = list;
-            return if self.pos.stones() >= 361 {
+            return if self.pos.is_full() {
                 0
             } else {
                 self.pos.evaluate()

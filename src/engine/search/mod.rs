@@ -24,7 +24,10 @@ mod root;
 pub mod vcf;
 pub mod vct;
 
-use super::limits::Budget;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::limits::{Budget, CHECK_EVERY};
 use super::position::{CELLS, Position};
 use super::tt::Table;
 use vcf::FAIL_SLOTS;
@@ -58,6 +61,12 @@ pub struct Search<'a> {
     /// Nodes visited, threat solvers included.
     nodes: u64,
     budget: Budget,
+    /// The deepest ply reached.
+    seldepth: usize,
+    /// When the search began; read only for reports.
+    started: Instant,
+    /// Raised from outside (another thread) to stop the search at once.
+    halt: Option<&'a AtomicBool>,
     /// Set once the budget is spent; every node then returns at once.
     stopped: bool,
     /// One reused move list per ply.
@@ -85,6 +94,25 @@ pub struct Outcome {
     pub depth: u32,
     /// The expected line, starting with `best`.
     pub pv: Vec<usize>,
+    /// What each completed iteration found, in order.
+    pub iterations: Vec<Iteration>,
+}
+
+/// One completed iteration of the deepening search.
+#[derive(Clone, Debug)]
+pub struct Iteration {
+    /// Its nominal depth.
+    pub depth: u32,
+    /// The deepest ply it reached, threat solvers included.
+    pub seldepth: u32,
+    /// The score for the side to move.
+    pub score: i32,
+    /// Nodes visited since the search began.
+    pub nodes: u64,
+    /// Time since the search began.
+    pub elapsed: Duration,
+    /// The expected line, as array indices.
+    pub pv: Vec<usize>,
 }
 
 impl<'a> Search<'a> {
@@ -94,6 +122,7 @@ impl<'a> Search<'a> {
         tt: &'a mut Table,
         history: &'a mut [[i32; CELLS]; 2],
         budget: Budget,
+        halt: Option<&'a AtomicBool>,
     ) -> Search<'a> {
         Search {
             pos,
@@ -102,6 +131,9 @@ impl<'a> Search<'a> {
             killers: [[0; 2]; MAX_PLY],
             nodes: 0,
             budget,
+            halt,
+            seldepth: 0,
+            started: Instant::now(),
             stopped: false,
             lists: (0..MAX_PLY).map(|_| Vec::with_capacity(400)).collect(),
             solved: None,
@@ -117,9 +149,26 @@ impl<'a> Search<'a> {
     fn tick(&mut self) -> bool {
         if !self.stopped {
             self.nodes += 1;
-            self.stopped = self.budget.exhausted(self.nodes);
+            self.stopped = self.budget.exhausted(self.nodes)
+                || (self.nodes % CHECK_EVERY == 0 && self.halted());
         }
         self.stopped
+    }
+
+    /// Whether the search was told from outside to stop.
+    pub fn halted(&self) -> bool {
+        self.halt.is_some_and(|h| h.load(Ordering::Relaxed))
+    }
+
+    /// Whether the budget is spent or the search told to stop, reading
+    /// the clock now.
+    fn spent_now(&self) -> bool {
+        self.budget.exhausted_now(self.nodes) || self.halted()
+    }
+
+    /// The position searched, given back.
+    pub fn into_position(self) -> Position {
+        self.pos
     }
 
     /// Nodes visited so far, threat solvers included.

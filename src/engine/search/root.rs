@@ -2,7 +2,7 @@
 //! defences a threat leaves, and iterative deepening.
 
 use super::vcf::Threats;
-use super::{MoveList, Outcome, ROOT_VCF, ROOT_VCT, SOLVER_CAP, Search, WIN};
+use super::{Iteration, MoveList, Outcome, ROOT_VCF, ROOT_VCT, SOLVER_CAP, Search, WIN};
 use crate::engine::eval::{C_FIVE, EVAL_LIMIT};
 use crate::engine::pattern;
 use crate::engine::position::other;
@@ -18,6 +18,7 @@ impl Search<'_> {
             score,
             depth: 0,
             pv: vec![best],
+            iterations: Vec::new(),
         };
         if let Some(f) = self.pos.five_point(me) {
             return decided(f, WIN - 1);
@@ -77,7 +78,9 @@ impl Search<'_> {
             score: 0,
             depth: 0,
             pv: vec![fallback],
+            iterations: Vec::new(),
         };
+        self.seldepth = 0;
         for depth in 1..=self.budget.depth {
             self.root_best = None;
             let score = self.alphabeta(depth as i32, -WIN - 1, WIN + 1, 0);
@@ -91,11 +94,21 @@ impl Search<'_> {
                 break;
             }
             let Some(m) = self.root_best else { break };
+            let pv = self.pv(m);
+            best.iterations.push(Iteration {
+                depth,
+                seldepth: self.seldepth as u32,
+                score,
+                nodes: self.nodes,
+                elapsed: self.started.elapsed(),
+                pv: pv.clone(),
+            });
             best = Outcome {
                 best: m,
                 score,
                 depth,
-                pv: self.pv(m),
+                pv,
+                iterations: std::mem::take(&mut best.iterations),
             };
             if score.abs() > EVAL_LIMIT {
                 break;
@@ -116,7 +129,7 @@ impl Search<'_> {
         self.budget = saved;
         // Running out of the solver's share is not the end of the search,
         // but running out of time is.
-        self.stopped = stopped_by_share && self.budget.exhausted_now(self.nodes);
+        self.stopped = stopped_by_share && self.spent_now();
         win && !stopped_by_share
     }
 
@@ -165,7 +178,7 @@ impl Search<'_> {
         }
         self.lists[0] = list;
         self.budget = saved;
-        self.stopped = self.budget.exhausted_now(self.nodes);
+        self.stopped = self.spent_now();
         (!keep.is_empty()).then_some(keep)
     }
 
@@ -185,7 +198,7 @@ impl Search<'_> {
                 break;
             };
             let m = usize::from(e.best);
-            if m == 0 || self.pos.cell(m) != pattern::EMPTY || self.pos.stones() >= 361 {
+            if m == 0 || self.pos.cell(m) != pattern::EMPTY || self.pos.is_full() {
                 break;
             }
             self.pos.play(m);

@@ -53,6 +53,7 @@ impl Search<'_> {
         if self.tick() || ply + 2 >= self.lists.len() {
             return false;
         }
+        self.seldepth = self.seldepth.max(ply);
         let me = self.pos.side();
         let opp = other(me);
         if let Some(f) = self.pos.five_point(me) {
