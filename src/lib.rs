@@ -22,12 +22,14 @@
 //!   every byte printed on stdout ([`controller::text`]), and the computer
 //!   opponent behind `--cpu`.
 //! - The shells, each over the layers above and never over each other:
-//!   [`terminal`] (a person typing: line editing, boards, hints),
-//!   [`gomocup`] (the Gomocup brain), [`conform`] (`check` and `fuzz`:
-//!   other implementations run against cases and the reference). What two
-//!   shells share lives below them: [`rng`] (the seeded generator),
-//!   [`cli::args`] (the generic command-line reader) and [`stdout`]
-//!   (whether the binaries' stdout was closed before they started).
+//!   [`terminal`] (a person typing: our own line editor, boards, hints),
+//!   [`gomocup`] (the Gomocup brain), [`conform`] (`check`, `fuzz` and
+//!   `cover`: other implementations run against cases and the reference,
+//!   each disagreement blamed on a clause of the contract). What two
+//!   shells share lives below them: [`rng`] (the seeded generator) and
+//!   [`cli::args`] (the generic command-line reader). [`stdout`] (whether
+//!   stdout was closed before the program started) serves the two
+//!   binaries alone.
 //! - [`cli`], on top: the command line of every command, by one set of
 //!   rules; it hands each shell its options.
 //!

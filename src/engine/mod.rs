@@ -1,6 +1,6 @@
 //! The engine: given a position, a rule and a budget, a move.
 //!
-//! Laid out like Rapfi and Stockfish: [`board`] is the incremental board
+//! Laid out like Rapfi and Stockfish: [`position`](mod@position) is the incremental board
 //! (line codes, patterns, candidates, hash), [`pattern`] the line-pattern
 //! tables, [`eval`] patterns to numbers, [`search`] the alpha-beta search
 //! with the threat solvers beside it ([`search::vcf`], [`search::vct`]),

@@ -19,6 +19,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("controller", &["rules", "engine"]),
     ("rng", &[]),
     ("cli::args", &[]),
+    ("stdout", &[]),
     ("terminal", SHELL),
     ("gomocup", SHELL),
     ("conform", SHELL),
