@@ -49,7 +49,8 @@ use std::time::{Duration, Instant};
 
 use gomoku_mist::board::DIRECTIONS;
 use gomoku_mist::conform::{case, report};
-use gomoku_mist::controller::session::{self, Settings, Stop};
+use gomoku_mist::controller::session::{Settings, Stop};
+use gomoku_mist::controller::stream;
 use gomoku_mist::game::Game;
 use gomoku_mist::point::Point;
 use gomoku_mist::rng::Rng;
@@ -341,7 +342,7 @@ fn expected_output(input: &[u8]) -> Vec<u8> {
 
 fn run_library<W: io::Write>(input: &[u8], output: W) -> Stop {
     let game = Game::new(Rule::Freestyle);
-    session::run(game, Settings::default(), input, output)
+    stream::run(game, Settings::default(), input, output)
         .expect("a session over in-memory input and output cannot fail")
 }
 

@@ -44,7 +44,7 @@
 //! - No game goes on after its ending: the session stops reading.
 //! - Input is bytes, never decoded; no input can make the program panic.
 //! - Answering a command allocates nothing. Of a line that does not lie
-//!   whole in the 64 KiB read buffer, at most [`controller::session::HEAD`]
+//!   whole in the 64 KiB read buffer, at most [`controller::stream::HEAD`]
 //!   bytes are kept.
 
 #![forbid(unsafe_code)]

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use gomoku_mist::cli::{self, Action};
 use gomoku_mist::conform::{self, ConformError, Outcome};
 use gomoku_mist::controller::opponent::Cpu;
-use gomoku_mist::controller::session::{self, SessionError};
+use gomoku_mist::controller::stream::{self, SessionError};
 use gomoku_mist::controller::text;
 use gomoku_mist::terminal::{self, TerminalError};
 
@@ -52,7 +52,7 @@ fn main() -> ExitCode {
         };
     }
     let (stdin, stdout) = (io::stdin().lock(), io::stdout().lock());
-    match session::play(play.game, play.settings, opponent, stdin, stdout) {
+    match stream::play(play.game, play.settings, opponent, stdin, stdout) {
         Ok(finish) => {
             leave_unread(finish.unread);
             ExitCode::from(finish.stop.exit_code())

@@ -4,7 +4,8 @@
 //!
 //! A test binary of its own, because it replaces the global allocator.
 
-use gomoku_mist::controller::session::{self, Settings, Stop};
+use gomoku_mist::controller::session::{Settings, Stop};
+use gomoku_mist::controller::stream;
 use gomoku_mist::game::Game;
 use gomoku_mist::rule::Rule;
 
@@ -52,7 +53,7 @@ fn workload(commands: usize) -> Vec<u8> {
 /// Heap blocks allocated, and the peak heap size, while running `input`.
 fn heap_use(input: &[u8], settings: Settings) -> (u64, usize) {
     let before = dhat::HeapStats::get();
-    let stop = session::run(Game::new(Rule::Freestyle), settings, input, std::io::sink());
+    let stop = stream::run(Game::new(Rule::Freestyle), settings, input, std::io::sink());
     let after = dhat::HeapStats::get();
     assert_eq!(stop.expect("in-memory I/O cannot fail"), Stop::Term);
     (after.total_blocks - before.total_blocks, after.max_bytes)

@@ -7,7 +7,7 @@
 //!
 //! This is a shell over the core: it starts processes, reads files and
 //! writes reports. The reference it compares with is
-//! [`crate::controller::session::run`] over byte slices, so it is exactly the program
+//! [`crate::controller::stream::run`] over byte slices, so it is exactly the program
 //! the contract describes, without a process of its own.
 
 pub mod case;
@@ -28,7 +28,8 @@ use std::path::PathBuf;
 use thiserror::Error;
 
 use crate::controller::opponent::Cpu;
-use crate::controller::session::{self, Settings, Stop};
+use crate::controller::session::{Settings, Stop};
+use crate::controller::stream;
 use crate::rules::game::Game;
 use crate::rules::rule::Rule;
 
@@ -169,7 +170,7 @@ pub fn reference(setup: Setup, input: &[u8]) -> Expected {
     };
     let mut stdout = Vec::new();
     // Reading a slice and writing a vector cannot fail.
-    let code = match session::play(game, settings, cpu.map(Cpu::opponent), input, &mut stdout) {
+    let code = match stream::play(game, settings, cpu.map(Cpu::opponent), input, &mut stdout) {
         Ok(finish) => i32::from(finish.stop.exit_code()),
         Err(_) => i32::from(Stop::EndOfInput.exit_code()),
     };

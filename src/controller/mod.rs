@@ -3,8 +3,9 @@
 //! and writes the contract's bytes to any writer; the shells above hand it
 //! stdin and stdout.
 //!
-//! - [`session`]: the read–reply loop, and the same replies one line at a
-//!   time.
+//! - [`stream`]: the read loop over any reader, in bounded memory.
+//! - [`session`]: the replies, one line at a time: the game and what it
+//!   takes to answer it, fed by the stream or by the terminal.
 //! - [`decode`]: the grammar for a short line, decoded without branching
 //!   on its bytes: the loop's fast path, tested against
 //!   [`command`](crate::rules::command).
@@ -20,4 +21,5 @@ pub mod decode;
 pub mod opponent;
 pub mod output;
 pub mod session;
+pub mod stream;
 pub mod text;

@@ -372,7 +372,7 @@ mod tests {
     fn plain(lines: &[&str]) -> String {
         let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
         let mut out = Vec::new();
-        crate::controller::session::run(
+        crate::controller::stream::run(
             Game::new(Rule::Freestyle),
             Settings::default(),
             input.as_bytes(),

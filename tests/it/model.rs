@@ -6,7 +6,8 @@
 use std::collections::HashMap;
 use std::io::{self, Read};
 
-use gomoku_mist::controller::session::{self, Settings, Stop};
+use gomoku_mist::controller::session::{Settings, Stop};
+use gomoku_mist::controller::stream;
 use gomoku_mist::game::Game;
 use gomoku_mist::rule::Rule;
 use proptest::prelude::*;
@@ -141,7 +142,7 @@ fn program(input: &[u8], crlf: bool, read_sizes: Vec<usize>) -> (Vec<u8>, u8) {
         bytes: input,
         sizes: read_sizes.into_iter().cycle(),
     };
-    let stop = session::run(Game::new(Rule::Freestyle), settings, reader, &mut out)
+    let stop = stream::run(Game::new(Rule::Freestyle), settings, reader, &mut out)
         .expect("reading a slice and writing a Vec cannot fail");
     if let Stop::Ended(_) = stop {
         assert!(out.ends_with(b"Thank you for playing!\n"));
