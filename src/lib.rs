@@ -26,8 +26,7 @@
 //!   [`gomocup`] (the Gomocup brain), [`conform`] (`check` and `fuzz`:
 //!   other implementations run against cases and the reference). What two
 //!   shells share lives below them: [`rng`] (the seeded generator),
-//!   [`cli::args`] (the generic command-line reader) and [`stdout`]
-//!   (whether the binaries' stdout was closed before they started).
+//!   [`cli::args`] (the generic command-line reader).
 //! - [`cli`], on top: the command line of every command, by one set of
 //!   rules; it hands each shell its options.
 //!
@@ -55,7 +54,6 @@ pub mod engine;
 pub mod gomocup;
 pub mod rng;
 pub mod rules;
-pub mod stdout;
 pub mod terminal;
 
 pub use rules::{board, command, contract, game, mist, player, point, rule};
