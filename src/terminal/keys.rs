@@ -68,9 +68,33 @@ impl Keys {
 
     /// Drops every Ctrl-C among the bytes not yet taken: they were typed
     /// while the computer was thinking, when Ctrl-C is ignored.
+    /// A Ctrl-C quoted with Ctrl-V or inside a paste is a byte of the
+    /// line, not an interrupt, and stays.
     pub fn forget_interrupts(&mut self) {
-        if !self.pasting {
-            self.bytes.retain(|&b| b != 0x03);
+        let bytes: Vec<u8> = self.bytes.drain(..).collect();
+        let mut pasting = self.pasting;
+        let mut i = 0;
+        while let Some(&b) = bytes.get(i) {
+            let rest = &bytes[i..];
+            let take = if rest.starts_with(b"\x1b[200~") {
+                pasting = true;
+                6
+            } else if rest.starts_with(b"\x1b[201~") {
+                pasting = false;
+                6
+            } else if pasting {
+                1
+            } else if b == QUOTE {
+                2
+            } else if b == 0x03 {
+                i += 1;
+                continue;
+            } else {
+                1
+            };
+            let end = (i + take).min(bytes.len());
+            self.bytes.extend(&bytes[i..end]);
+            i = end;
         }
     }
 
@@ -261,5 +285,15 @@ mod tests {
         keys.forget_interrupts();
         let got: Vec<Key> = keys.collect();
         assert_eq!(got, [Key::Byte(b'w'), Key::Byte(b'h'), Key::Byte(b'o')]);
+    }
+
+    #[test]
+    fn a_quoted_or_pasted_ctrl_c_typed_during_a_think_stays() {
+        use Key::*;
+        let mut keys = Keys::default();
+        keys.push(b"\x16\x03\r\x1b[200~\x03\x1b[201~\x03x");
+        keys.forget_interrupts();
+        let got: Vec<Key> = keys.collect();
+        assert_eq!(got, [Byte(3), Enter, Ignored, Byte(3), Ignored, Byte(b'x')]);
     }
 }
