@@ -106,6 +106,21 @@ impl Keys {
     /// The next key and how many bytes it takes.
     fn peek(&mut self) -> Option<(Key, usize)> {
         let first = *self.bytes.front()?;
+        if first == ESC && self.pasting {
+            // Inside a paste only its end is a sequence: any other `ESC`
+            // is a pasted byte, as every other byte is.
+            let end = b"\x1b[201~";
+            let held: Vec<u8> = self.bytes.iter().take(end.len()).copied().collect();
+            if held == end {
+                self.pasting = false;
+                return Some((Key::Ignored, end.len()));
+            }
+            if end.starts_with(&held) {
+                return None;
+            }
+            self.after_cr = false;
+            return Some((Key::Byte(ESC), 1));
+        }
         if first == ESC {
             return self.escape();
         }
@@ -170,8 +185,6 @@ impl Keys {
                 self.pasting = false;
                 Key::Ignored
             }
-            // Inside a paste, only its end means anything.
-            _ if self.pasting => Key::Ignored,
             b"1~" | b"7~" => Key::Home,
             b"4~" | b"8~" => Key::End,
             b"3~" => Key::Delete,
@@ -261,6 +274,27 @@ mod tests {
                 Byte(b'c'),
                 Ignored,
                 Interrupt
+            ]
+        );
+    }
+
+    #[test]
+    fn an_escape_in_a_paste_is_a_pasted_byte() {
+        use Key::*;
+        let got = keys(b"\x1b[200~a\x1b[A\x1bb\x1b[201~\x1b[A");
+        let esc = Byte(0x1b);
+        assert_eq!(
+            got,
+            [
+                Ignored,
+                Byte(b'a'),
+                esc,
+                Byte(b'['),
+                Byte(b'A'),
+                esc,
+                Byte(b'b'),
+                Ignored,
+                Up
             ]
         );
     }
