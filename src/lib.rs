@@ -27,9 +27,7 @@
 //!   `cover`: other implementations run against cases and the reference,
 //!   each disagreement blamed on a clause of the contract). What two
 //!   shells share lives below them: [`rng`] (the seeded generator) and
-//!   [`cli::args`] (the generic command-line reader). [`stdout`] (whether
-//!   stdout was closed before the program started) serves the two
-//!   binaries alone.
+//!   [`cli::args`] (the generic command-line reader).
 //! - [`cli`], on top: the command line of every command, by one set of
 //!   rules; it hands each shell its options.
 //!
@@ -57,7 +55,6 @@ pub mod engine;
 pub mod gomocup;
 pub mod rng;
 pub mod rules;
-pub mod stdout;
 pub mod terminal;
 
 pub use rules::{board, command, contract, game, mist, player, point, rule};

@@ -19,14 +19,6 @@ fn main() -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    if gomoku_mist::stdout::closed() {
-        let _ = writeln!(
-            io::stderr().lock(),
-            "pbrain-gomoku-mist: {}",
-            gomoku_mist::stdout::CLOSED
-        );
-        return ExitCode::FAILURE;
-    }
     // The one place the move chooser is built: anything that implements
     // `gomocup::Brain` could stand here. Its hash table starts at the
     // smallest size: `max_memory` is not known yet, and the first move of

@@ -147,13 +147,15 @@ impl Line {
         let units: Vec<Unit> = units(&self.bytes).collect();
         let room = width.saturating_sub(prompt.chars().count() + 1).max(8);
         let at = units.iter().take_while(|u| u.start < self.cursor).count();
-        // Scroll so that the cursor is on the screen.
+        // Scroll so that the cursor is on the screen, in one pass: a
+        // pasted line may be a megabyte long.
         let mut first = 0;
-        while units[first..at].iter().map(|u| u.cells).sum::<usize>() >= room {
+        let mut cells: usize = units[..at].iter().map(|u| u.cells).sum();
+        while cells >= room {
+            cells -= units[first].cells;
             first += 1;
         }
         let mut last = at;
-        let mut cells: usize = units[first..at].iter().map(|u| u.cells).sum();
         while last < units.len() && cells + units[last].cells < room {
             cells += units[last].cells;
             last += 1;
@@ -404,5 +406,17 @@ mod tests {
         let drawn = long.draw("> ", 40);
         assert!(drawn.ends_with(b"x\x1b[K"), "{}", drawn.escape_ascii());
         assert_eq!(drawn.len(), 1 + 2 + 36 + 3, "{}", drawn.escape_ascii());
+    }
+
+    #[test]
+    fn a_megabyte_line_is_drawn_at_its_end() {
+        // A paste with no line end: drawing it once took hours when the
+        // scroll was found by summing the cells again for each column.
+        let mut long = Line::default();
+        typed(&mut long, &vec![b'x'; 1_000_000]);
+        let mut expected = b"\r> ".to_vec();
+        expected.extend_from_slice(&[b'x'; 76]);
+        expected.extend_from_slice(ERASE_LINE);
+        assert_eq!(long.draw("> ", 80), expected);
     }
 }

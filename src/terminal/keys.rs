@@ -68,9 +68,33 @@ impl Keys {
 
     /// Drops every Ctrl-C among the bytes not yet taken: they were typed
     /// while the computer was thinking, when Ctrl-C is ignored.
+    /// A Ctrl-C quoted with Ctrl-V or inside a paste is a byte of the
+    /// line, not an interrupt, and stays.
     pub fn forget_interrupts(&mut self) {
-        if !self.pasting {
-            self.bytes.retain(|&b| b != 0x03);
+        let bytes: Vec<u8> = self.bytes.drain(..).collect();
+        let mut pasting = self.pasting;
+        let mut i = 0;
+        while let Some(&b) = bytes.get(i) {
+            let rest = &bytes[i..];
+            let take = if rest.starts_with(b"\x1b[200~") {
+                pasting = true;
+                6
+            } else if rest.starts_with(b"\x1b[201~") {
+                pasting = false;
+                6
+            } else if pasting {
+                1
+            } else if b == QUOTE {
+                2
+            } else if b == 0x03 {
+                i += 1;
+                continue;
+            } else {
+                1
+            };
+            let end = (i + take).min(bytes.len());
+            self.bytes.extend(&bytes[i..end]);
+            i = end;
         }
     }
 
@@ -82,6 +106,21 @@ impl Keys {
     /// The next key and how many bytes it takes.
     fn peek(&mut self) -> Option<(Key, usize)> {
         let first = *self.bytes.front()?;
+        if first == ESC && self.pasting {
+            // Inside a paste only its end is a sequence: any other `ESC`
+            // is a pasted byte, as every other byte is.
+            let end = b"\x1b[201~";
+            let held: Vec<u8> = self.bytes.iter().take(end.len()).copied().collect();
+            if held == end {
+                self.pasting = false;
+                return Some((Key::Ignored, end.len()));
+            }
+            if end.starts_with(&held) {
+                return None;
+            }
+            self.after_cr = false;
+            return Some((Key::Byte(ESC), 1));
+        }
         if first == ESC {
             return self.escape();
         }
@@ -146,8 +185,6 @@ impl Keys {
                 self.pasting = false;
                 Key::Ignored
             }
-            // Inside a paste, only its end means anything.
-            _ if self.pasting => Key::Ignored,
             b"1~" | b"7~" => Key::Home,
             b"4~" | b"8~" => Key::End,
             b"3~" => Key::Delete,
@@ -242,6 +279,27 @@ mod tests {
     }
 
     #[test]
+    fn an_escape_in_a_paste_is_a_pasted_byte() {
+        use Key::*;
+        let got = keys(b"\x1b[200~a\x1b[A\x1bb\x1b[201~\x1b[A");
+        let esc = Byte(0x1b);
+        assert_eq!(
+            got,
+            [
+                Ignored,
+                Byte(b'a'),
+                esc,
+                Byte(b'['),
+                Byte(b'A'),
+                esc,
+                Byte(b'b'),
+                Ignored,
+                Up
+            ]
+        );
+    }
+
+    #[test]
     fn a_sequence_split_across_reads_waits_for_its_end() {
         let mut keys = Keys::default();
         keys.push(b"\x1b[");
@@ -261,5 +319,15 @@ mod tests {
         keys.forget_interrupts();
         let got: Vec<Key> = keys.collect();
         assert_eq!(got, [Key::Byte(b'w'), Key::Byte(b'h'), Key::Byte(b'o')]);
+    }
+
+    #[test]
+    fn a_quoted_or_pasted_ctrl_c_typed_during_a_think_stays() {
+        use Key::*;
+        let mut keys = Keys::default();
+        keys.push(b"\x16\x03\r\x1b[200~\x03\x1b[201~\x03x");
+        keys.forget_interrupts();
+        let got: Vec<Key> = keys.collect();
+        assert_eq!(got, [Byte(3), Enter, Ignored, Byte(3), Ignored, Byte(b'x')]);
     }
 }

@@ -19,7 +19,6 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("controller", &["rules", "engine"]),
     ("rng", &[]),
     ("cli::args", &[]),
-    ("stdout", &[]),
     ("terminal", SHELL),
     ("gomocup", SHELL),
     ("conform", SHELL),
