@@ -151,12 +151,21 @@ pub fn check(opts: &CheckOptions, out: &mut dyn Write) -> Result<Outcome, Confor
 
 fn write_text(out: &mut dyn Write, path: &str, judged: &Judged) -> Result<(), ConformError> {
     match &judged.verdict {
-        Verdict::Pass => writeln!(out, "pass  {path}")?,
+        Verdict::Pass if judged.decisions.is_empty() => writeln!(out, "pass  {path}")?,
+        // A program that decided otherwise where the assignment is silent
+        // would fail this case without breaking any rule: say so.
+        Verdict::Pass => writeln!(
+            out,
+            "pass  {path} (depends on this contract's decisions: {})",
+            judged.decisions.join(", ")
+        )?,
         Verdict::Fail(summary, detail) => {
             write!(out, "FAIL  {path}: {summary}")?;
+            if let Some(clause) = judged.blame.as_ref().and_then(|b| clause::find(b.clause)) {
+                // "Wrong" or "decided differently", by the clause blamed.
+                write!(out, " [{}: {}]", clause.id, clause.kind.phrase())?;
+            }
             if judged.on_decision() {
-                // Told apart: the program may follow the assignment and
-                // have decided differently where it is silent.
                 write!(
                     out,
                     " (depends on this contract's decisions: {})",
@@ -374,7 +383,9 @@ fn judge(
     Ok(match report::compare(&expected, &ran) {
         None => judged(Verdict::Pass, decisions),
         Some(detail) => {
-            let blame = traced.as_ref().and_then(|t| {
+            // A program that never ran broke no clause.
+            let ran_at_all = !matches!(ran.end, run::End::CannotStart(_));
+            let blame = traced.as_ref().filter(|_| ran_at_all).and_then(|t| {
                 fuzz::blame_with(&case.input, t, &expected, &ran, &|input, _| {
                     run::run(command, &case.args, input, limits)
                 })

@@ -829,8 +829,32 @@ fn check_names_the_decision_a_failure_depends_on() {
     );
     assert!(
         report.contains(
-            "exit code (depends on this contract's decisions: LINE-FINAL-NL, EOF-EXIT)\n"
+            "exit code [EOF-EXIT: this contract's decision] \
+             (depends on this contract's decisions: LINE-FINAL-NL, EOF-EXIT)\n"
         ),
+        "{report}"
+    );
+}
+
+/// Every case line tells "wrong" from "decided differently": a failure
+/// names the clause it breaks and whose clause it is, and a case that
+/// passes says which decisions its expected output depends on.
+#[test]
+fn check_marks_rules_and_decisions_on_every_case() {
+    let (_, report) = check(
+        Some(with_bug("mist-swap")),
+        vec![
+            golden().join("coord").join("valid_a10.in"),
+            golden().join("eof").join("empty_input.in"),
+        ],
+        Duration::from_secs(10),
+    );
+    assert!(
+        report.contains("valid_a10.in: stdout [MIST-MOVE: the assignment's rule]\n"),
+        "{report}"
+    );
+    assert!(
+        report.contains("empty_input.in (depends on this contract's decisions: INPUT-EMPTY)\n"),
         "{report}"
     );
 }
