@@ -1,6 +1,6 @@
 //! The principal-variation alpha-beta search below the root.
 
-use super::{LEAF_VCF, MAX_PLY, Search, WIDTH_LIMIT, WIN};
+use super::{LEAF_VCF, LEAF_VCF_NODES, MAX_PLY, Search, WIDTH_LIMIT, WIN};
 use crate::engine::eval::{C_B4, C_F3, C_FIVE, C_FLEX4, EVAL_LIMIT};
 use crate::engine::position::other;
 use crate::engine::tt::Bound;
@@ -49,9 +49,10 @@ impl Search<'_> {
         // A four is answered even at the horizon: the block is forced.
         if depth <= 0 && opp_fives == 0 {
             if self.pos.combos_at_least(me, C_B4) > 0 {
-                let saved = self.solved;
+                let (saved, limit) = (self.solved, self.solver_limit);
+                self.solver_limit = self.nodes.saturating_add(LEAF_VCF_NODES).min(limit);
                 let win = self.vcf(LEAF_VCF, ply);
-                self.solved = saved;
+                (self.solved, self.solver_limit) = (saved, limit);
                 if win {
                     return WIN - ply_score - 2 * LEAF_VCF as i32 - 1;
                 }
