@@ -1,7 +1,7 @@
 //! The principal-variation alpha-beta search below the root.
 
 use super::{LEAF_VCF, LEAF_VCF_NODES, MAX_PLY, Search, WIDTH_LIMIT, WIN};
-use crate::engine::eval::{C_B4, C_F3, C_FIVE, C_FLEX4, EVAL_LIMIT};
+use crate::engine::eval::{C_B4, C_B4F3, C_F3, C_FIVE, EVAL_LIMIT};
 use crate::engine::position::other;
 use crate::engine::tt::Bound;
 use std::sync::OnceLock;
@@ -68,7 +68,7 @@ impl Search<'_> {
                 self.pos.evaluate()
             };
         }
-        let forcing = opp_fives > 0 || self.pos.combos_at_least(opp, C_FLEX4) > 0;
+        let forcing = opp_fives > 0 || self.pos.combos_at_least(opp, C_B4F3) > 0;
         let limit = if ply == 0 || forcing {
             list.len()
         } else {
