@@ -1,9 +1,10 @@
 //! The principal-variation alpha-beta search below the root.
 
-use super::{LEAF_VCF, MAX_PLY, Search, WIDTH_LIMIT, WIN};
-use crate::engine::eval::{C_B4, C_F3, C_FIVE, C_FLEX4, EVAL_LIMIT};
+use super::{LEAF_VCF, LEAF_VCF_NODES, MAX_PLY, Search, WIDTH_LIMIT, WIN};
+use crate::engine::eval::{C_B4, C_B4F3, C_F3, C_FIVE, EVAL_LIMIT};
 use crate::engine::position::other;
 use crate::engine::tt::Bound;
+use std::sync::OnceLock;
 
 impl Search<'_> {
     pub(super) fn alphabeta(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -48,9 +49,10 @@ impl Search<'_> {
         // A four is answered even at the horizon: the block is forced.
         if depth <= 0 && opp_fives == 0 {
             if self.pos.combos_at_least(me, C_B4) > 0 {
-                let saved = self.solved;
+                let (saved, limit) = (self.solved, self.solver_limit);
+                self.solver_limit = self.nodes.saturating_add(LEAF_VCF_NODES).min(limit);
                 let win = self.vcf(LEAF_VCF, ply);
-                self.solved = saved;
+                (self.solved, self.solver_limit) = (saved, limit);
                 if win {
                     return WIN - ply_score - 2 * LEAF_VCF as i32 - 1;
                 }
@@ -66,7 +68,7 @@ impl Search<'_> {
                 self.pos.evaluate()
             };
         }
-        let forcing = opp_fives > 0 || self.pos.combos_at_least(opp, C_FLEX4) > 0;
+        let forcing = opp_fives > 0 || self.pos.combos_at_least(opp, C_B4F3) > 0;
         let limit = if ply == 0 || forcing {
             list.len()
         } else {
@@ -78,6 +80,18 @@ impl Search<'_> {
         for (n, &(_, m)) in list[..limit].iter().enumerate() {
             let m = usize::from(m);
             let quiet = self.pos.combo(m, me) < C_F3 && self.pos.combo(m, opp) < C_F3;
+            // Near the horizon, a quiet move this late in the ordering
+            // almost never beats the ones before it; the leaf VCF still
+            // sees the forcing ones.
+            if quiet
+                && !pv_node
+                && !forcing
+                && depth <= PRUNE_DEPTH
+                && n >= prune_count(depth)
+                && best > -EVAL_LIMIT
+            {
+                continue;
+            }
             // A forced move costs no depth.
             let depth = if limit == 1 { depth + 1 } else { depth };
             self.pos.play(m);
@@ -86,7 +100,11 @@ impl Search<'_> {
                 score = -self.alphabeta(depth - 1, -beta, -alpha, ply + 1);
             } else {
                 let reduction = if depth >= 3 && n >= 3 && quiet && !forcing {
-                    1 + i32::from(n >= 10)
+                    // A move that often refuted elsewhere, or a node on
+                    // the expected line, is trusted one ply more.
+                    let trusted = i32::from(pv_node)
+                        + i32::from(self.history[me as usize - 1][m] > HISTORY_TRUSTED);
+                    (late_move_reduction(depth, n) - trusted).clamp(0, depth - 2)
                 } else {
                     0
                 };
@@ -144,6 +162,36 @@ impl Search<'_> {
             .store(key, to_tt(best, ply_score), best_move as u16, depth, bound);
         best
     }
+}
+
+/// The deepest remaining depth at which late quiet moves are pruned.
+const PRUNE_DEPTH: i32 = 3;
+/// A quiet move's history above which it is reduced one ply less.
+const HISTORY_TRUSTED: i32 = 1 << 10;
+
+/// How many moves a node at `depth` (at most `PRUNE_DEPTH`) searches
+/// before its late quiet ones are pruned.
+fn prune_count(depth: i32) -> usize {
+    3 + 2 * (depth.max(0) as usize).pow(2)
+}
+
+/// Plies taken off the `n`th move at `depth`: growing with the logarithm of
+/// both, so deep nodes and late moves lose the most, read from a table
+/// built once.
+fn late_move_reduction(depth: i32, n: usize) -> i32 {
+    const SIDE: usize = 64;
+    static TABLE: OnceLock<[[u8; SIDE]; SIDE]> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = [[0u8; SIDE]; SIDE];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (k, r) in row.iter_mut().enumerate().skip(1) {
+                let v = 0.6 + (d as f64).ln() * (k as f64).ln() / 2.2;
+                *r = v.max(0.0) as u8;
+            }
+        }
+        t
+    });
+    i32::from(table[(depth.max(0) as usize).min(SIDE - 1)][n.min(SIDE - 1)])
 }
 
 fn to_tt(score: i32, ply: i32) -> i32 {

@@ -42,6 +42,9 @@ pub const MAX_PLY: usize = 200;
 const WIDTH_LIMIT: usize = 24;
 /// Depth, in own moves, of the VCF tried at the leaves.
 const LEAF_VCF: u32 = 5;
+/// The most nodes one leaf VCF may take: a leaf is one of millions, and a
+/// position rich in fours must not turn it into a root solver.
+const LEAF_VCF_NODES: u64 = 1_000;
 /// Depth of the VCF and VCT tried at the root, in own moves.
 const ROOT_VCF: u32 = 30;
 const ROOT_VCT: u32 = 6;
@@ -82,6 +85,9 @@ pub struct Search<'a> {
     solve_exhausted: bool,
     /// Whether caro threes count in the solvers (see `attack`).
     threes_as_threat: bool,
+    /// The node count at which a threat solver gives up (a leaf VCF's
+    /// cap); `u64::MAX` when only the budget bounds it.
+    solver_limit: u64,
 }
 
 /// The outcome of a search.
@@ -142,6 +148,7 @@ impl<'a> Search<'a> {
             root_filter: None,
             solve_exhausted: false,
             threes_as_threat: false,
+            solver_limit: u64::MAX,
         }
     }
 

@@ -1,9 +1,9 @@
 //! Move picking: the moves worth searching at a node, best first.
 
 use super::{MAX_PLY, MoveList, Search};
-use crate::engine::eval::{C_B4, C_FIVE, C_FLEX4};
+use crate::engine::eval::{C_B4, C_B4F3, C_FIVE, C_FLEX4};
 use crate::engine::pattern;
-use crate::engine::position::other;
+use crate::engine::position::{DIRS, other};
 use crate::rules::rule::Rule;
 
 impl Search<'_> {
@@ -23,9 +23,32 @@ impl Search<'_> {
             }
             return list;
         }
-        // Only the defences of an open three, which under caro may be
-        // stopped in more places: there, every candidate stays.
-        let defend = self.pos.rule() != Rule::Caro && self.pos.combos_at_least(opp, C_FLEX4) > 0;
+        // Only the defences of an open three, or of a four-three to come
+        // (a point where the opponent would make a four and an open three
+        // at once: its four forces our block, and its three then becomes an
+        // open four), so only a point on its lines near it, or a four of
+        // ours, can answer it. Under caro a three may be stopped in more
+        // places: there, every candidate stays.
+        let caro = self.pos.rule() == Rule::Caro;
+        let open_three = !caro && self.pos.combos_at_least(opp, C_FLEX4) > 0;
+        let mut four_threes = [0usize; FOUR_THREES];
+        let mut found = 0;
+        if !caro && !open_three && self.pos.combo_count(opp, C_B4F3) > 0 {
+            for i in self.pos.area() {
+                if self.pos.is_candidate(i) && self.pos.combo(i, opp) == C_B4F3 {
+                    if let Some(slot) = four_threes.get_mut(found) {
+                        *slot = i;
+                    }
+                    found += 1;
+                }
+            }
+        }
+        // Past a few such points, no cheap answer list: search them all.
+        let four_threes = if found <= FOUR_THREES {
+            &four_threes[..found]
+        } else {
+            &[]
+        };
         let killers = self.killers[ply.min(MAX_PLY - 1)];
         for i in self.pos.area() {
             if !self.pos.is_candidate(i) {
@@ -39,9 +62,9 @@ impl Search<'_> {
             {
                 continue;
             }
-            if defend
-                && self.pos.combo(i, me) < C_B4
-                && !self.pos.lines(i, opp).iter().any(|&p| p >= pattern::B4)
+            if self.pos.combo(i, me) < C_B4
+                && ((open_three && !self.pos.lines(i, opp).iter().any(|&p| p >= pattern::B4))
+                    || !four_threes.iter().all(|&t| near_on_line(i, t)))
             {
                 continue;
             }
@@ -57,4 +80,17 @@ impl Search<'_> {
         list.sort_unstable_by(|a, b| b.cmp(a));
         list
     }
+}
+
+/// The most four-three points of the opponent answered by their lines only.
+const FOUR_THREES: usize = 4;
+
+/// Whether `a` is `b` or lies on one of its four lines within four points,
+/// where a stone can still spoil a shape made at `b`.
+fn near_on_line(a: usize, b: usize) -> bool {
+    let d = a as isize - b as isize;
+    d == 0
+        || DIRS
+            .iter()
+            .any(|&step| d % step == 0 && (d / step).abs() <= 4)
 }

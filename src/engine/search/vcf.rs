@@ -50,7 +50,7 @@ impl Search<'_> {
         } else {
             threats
         };
-        if self.tick() || ply + 2 >= self.lists.len() {
+        if self.tick() || self.nodes >= self.solver_limit || ply + 2 >= self.lists.len() {
             return false;
         }
         self.seldepth = self.seldepth.max(ply);
@@ -125,7 +125,8 @@ impl Search<'_> {
             }
         }
         self.lists[ply] = list;
-        if !win && !self.stopped {
+        // A search cut short by its cap proved nothing.
+        if !win && !self.stopped && self.nodes < self.solver_limit {
             self.fail(key, depth);
         }
         win
@@ -134,7 +135,7 @@ impl Search<'_> {
     /// The defender (the side to move) answers a threat; true if every
     /// answer still loses.
     fn defend(&mut self, depth: u32, ply: usize, threats: Threats) -> bool {
-        if self.tick() || ply + 2 >= self.lists.len() {
+        if self.tick() || self.nodes >= self.solver_limit || ply + 2 >= self.lists.len() {
             return false;
         }
         let me = self.pos.side();
