@@ -599,7 +599,13 @@ impl Manager {
         let lines = std::mem::replace(&mut self.lines, mpsc::channel().1);
         let code = self.close();
         eprintln!("exited {:?} after {last:?}", started.elapsed());
-        (code, lines.try_iter().collect())
+        // The reader may not have passed on the last lines when the exit is
+        // seen: wait for it to reach the end of stdout (the channel closes).
+        let mut after = Vec::new();
+        while let Ok(line) = lines.recv_timeout(HANG) {
+            after.push(line);
+        }
+        (code, after)
     }
 }
 
