@@ -1,4 +1,4 @@
-//! The Gomocup brain: stdin and stdout to `gomocup::run`, exit code out.
+//! The Gomocup brain: stdin and stdout to `gomocup::serve`, exit code out.
 //! A manager starts it with no arguments.
 
 #![forbid(unsafe_code)]
