@@ -3,7 +3,7 @@
 //!
 //! A Gomocup manager starts the brain as a process and talks to it through
 //! its standard input and output, one command a line. This module keeps
-//! the protocol apart from the thinking: [`run`] reads commands, keeps the
+//! the protocol apart from the thinking: [`serve`] reads commands, keeps the
 //! position, the rule and the clock, and asks a [`Brain`] only "which
 //! point, within these [`Limits`]?". It never does I/O but through the
 //! reader and writer it is handed, so whole games are tested in-process.
@@ -131,37 +131,6 @@ pub const ABOUT: &str = concat!(
     "\", author=\"gomoku-mist developers\", country=\"n/a\", www=\"n/a\"\n"
 );
 
-/// Speaks the protocol on `input` and `output` until `END` or the end of
-/// input, with `brain` choosing the moves.
-///
-/// # Errors
-///
-/// [`GomocupError`] if reading or writing fails.
-pub fn run<B, R, W>(brain: &mut B, mut input: R, mut output: W) -> Result<(), GomocupError>
-where
-    B: Brain + ?Sized,
-    R: BufRead,
-    W: Write,
-{
-    let mut protocol = Protocol::new();
-    let mut line = Vec::with_capacity(MAX_LINE);
-    let mut reply = Vec::new();
-    while let Some(whole) = read_line(&mut input, &mut line).map_err(GomocupError::Read)? {
-        reply.clear();
-        let flow = protocol.handle(&line, whole, brain, &mut reply);
-        if !reply.is_empty() {
-            output
-                .write_all(&reply)
-                .and_then(|()| output.flush())
-                .map_err(GomocupError::Write)?;
-        }
-        if flow == Flow::End {
-            break;
-        }
-    }
-    Ok(())
-}
-
 /// Where `END` and the end of input stand in the stream of commands, as
 /// the reader thread of [`serve`] has seen them: numbered from 1, blank
 /// lines not counted.
@@ -180,8 +149,10 @@ enum End {
     Input,
 }
 
-/// As [`run`], but the commands are read on a thread of their own, so an
-/// `END` (or the end of input) that comes while the brain thinks raises
+/// Speaks the protocol on `input` and `output` until `END` or the end of
+/// input, with `brain` choosing the moves. The commands are read on a
+/// thread of their own, so an `END` (or the end of input) that comes while
+/// the brain thinks raises
 /// `halt`, which the brain's search watches: the search stops within a
 /// few hundred nodes, and after `END` nothing more is written. A brain
 /// that does not watch `halt` just answers late.

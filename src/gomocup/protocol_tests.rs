@@ -5,12 +5,26 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use super::coord::Coord;
-use super::{Brain, run};
+use std::io::Cursor;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use super::{Brain, GomocupError, serve};
 use crate::engine::{Limits, Setup, Spot, greedy};
 use crate::rules::board::Board;
 use crate::rules::player::Player;
 use crate::rules::point::Point;
 use crate::rules::rule::Rule;
+
+/// The protocol over in-memory input, through the binary's own loop.
+fn run<B: Brain>(brain: &mut B, input: &[u8], out: &mut Vec<u8>) -> Result<(), GomocupError> {
+    serve(
+        brain,
+        Cursor::new(input.to_vec()),
+        out,
+        Arc::new(AtomicBool::new(false)),
+    )
+}
 
 /// One `choose` call as the brain saw it.
 #[derive(Clone, Debug)]
