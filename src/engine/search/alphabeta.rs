@@ -25,6 +25,9 @@ impl Search<'_> {
         if opp_fives == 0 && self.flex_four(me).is_some() {
             return WIN - ply_score - 3;
         }
+        if ply > 0 && self.two_threats_win(me) {
+            return WIN - ply_score - 5;
+        }
         if ply + 8 >= MAX_PLY || self.pos.is_full() {
             return self.pos.evaluate();
         }
