@@ -120,12 +120,14 @@ impl Search<'_> {
             if self.stopped {
                 break;
             }
+            // At the root, only a move that beats the window's floor is
+            // known to be best; below it, scores are mere bounds.
+            if ply == 0 && score > alpha {
+                self.root_best = Some(m);
+            }
             if score > best {
                 best = score;
                 best_move = m;
-                if ply == 0 {
-                    self.root_best = Some(m);
-                }
             }
             if score > alpha {
                 alpha = score;
