@@ -8,6 +8,9 @@ mod brain;
 mod cli;
 mod conform;
 mod cpu;
+// The depth bench's positions, checked here (benches run no tests).
+#[path = "../../benches/depth/mod.rs"]
+mod depth;
 mod layers;
 mod model;
 mod options;
