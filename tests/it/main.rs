@@ -12,6 +12,7 @@ mod cpu;
 #[path = "../../benches/depth/mod.rs"]
 mod depth;
 mod layers;
+mod memory;
 mod model;
 mod options;
 mod pipes;
