@@ -21,6 +21,7 @@
 //!   (`GOMOKU_ENGINE_MS`); the search's line per completed depth (as the
 //!   brain's `MESSAGE`s), the depth reached, and the mean nominal and
 //!   selective depths. A position that is not a quiet midgame is refused.
+//!   `GOMOKU_ENGINE_POSITIONS` names another file of positions to try.
 //! - `sprt`: this build's engine against a previous build of the brain
 //!   (`GOMOKU_ENGINE_BASE`, a path), through the Gomocup protocol, on the
 //!   sixteen openings in their eight symmetries, each played twice with
@@ -98,7 +99,15 @@ fn depth() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(1000);
-    let positions = match depth::positions() {
+    // Another file of positions, to try a new set before writing it in.
+    let positions = match std::env::var("GOMOKU_ENGINE_POSITIONS") {
+        Ok(path) => match std::fs::read_to_string(&path) {
+            Ok(text) => depth::parse(&text),
+            Err(e) => Err(vec![format!("{path}: {e}")]),
+        },
+        Err(_) => depth::positions(),
+    };
+    let positions = match positions {
         Ok(positions) => positions,
         Err(refused) => {
             eprintln!("depth: refused, fix benches/depth/positions.txt:");
