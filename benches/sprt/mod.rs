@@ -17,7 +17,11 @@
 //!
 //! with N pairs, s their mean score (a pair's score halved, so 0 to 1), σ²
 //! the variance of a pair's score and s0, s1 the scores of `elo0` and
-//! `elo1`; the test stops when it leaves `[ln(β/(1−α)), ln((1−β)/α)]`.
+//! `elo1`; the test stops when it leaves `[ln(β/(1−α)), ln((1−β)/α)]`,
+//! after at least [`MIN_PAIRS`] pairs, σ² floored at 0.01 (see
+//! [`Pentanomial::llr`]). The new build plays in this process with the
+//! time budget the base brain's clock gives itself, so neither side is
+//! handicapped by the other's margin.
 //! [`llr`] keeps the trinomial form for a tally of single games.
 
 use std::io::{BufRead, BufReader, Write};
@@ -27,6 +31,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use gomoku_mist::engine::{Engine, Limits, Setup, Spot};
+use gomoku_mist::gomocup::clock::Clock;
 use gomoku_mist::player::Player;
 use gomoku_mist::rule::Rule;
 
@@ -114,15 +119,18 @@ impl Pentanomial {
     }
 
     /// The log-likelihood ratio of H1 (`elo1`) against H0 (`elo0`); 0
-    /// before the first pair. The variance is floored at 0.001 (a pair's
+    /// before the first pair. The variance is floored at 0.01 (a pair's
     /// score is within 0 and 1, so σ² is at most 0.25): with every pair
-    /// alike, 2 wins each time, the test must still decide.
+    /// alike it is 0 and the ratio unbounded. Gomoku openings often go to
+    /// the side that moves first, every pair a win and a loss: with a
+    /// floor of 0.001 four such pairs accepted H0, with 0.01 it takes
+    /// some thirty (at elo1 30), and a run of double wins still decides.
     pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
         let Some((s, var)) = self.moments() else {
             return 0.0;
         };
         let (s0, s1) = (expected(elo0), expected(elo1));
-        f64::from(self.pairs()) * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var.max(0.001))
+        f64::from(self.pairs()) * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var.max(0.01))
     }
 
     /// The Elo estimate and its 95% interval, from the pairs' mean and
@@ -310,8 +318,16 @@ fn game(options: &Options, opening: &[Spot], new_black: bool) -> Option<bool> {
         }
         None => {
             brain.send(&format!("INFO timeout_turn {}", options.ms));
+            // The budget the base brain gives itself for this
+            // `timeout_turn` (its clock keeps a margin of at least 30 ms):
+            // at 50 ms a move, 9/10 of it here against 20 ms there made
+            // one build beat itself +9 -1.
+            let clock = Clock {
+                turn: Some(Duration::from_millis(options.ms)),
+                ..Clock::default()
+            };
             Limits {
-                time: Some(Duration::from_millis(options.ms * 9 / 10)),
+                time: Some(clock.budget()),
                 ..Limits::default()
             }
         }
@@ -362,6 +378,9 @@ fn game(options: &Options, opening: &[Spot], new_black: bool) -> Option<bool> {
         to_move = to_move.opponent();
     }
 }
+
+/// The fewest pairs before a verdict.
+pub const MIN_PAIRS: u32 = 10;
 
 /// A game's result for the new build: `W`, `D` or `L`, and its half
 /// points.
@@ -458,9 +477,12 @@ pub fn run(options: &Options, openings: &[Vec<Spot>]) {
                 pairs.counts,
                 estimate(&pairs)
             );
-            if ratio >= upper {
+            // The variance of a few pairs says too little: two pairs lost
+            // twice, variance 0 (floored), gave LLR -4.5.
+            let decided = pairs.pairs() >= MIN_PAIRS;
+            if decided && ratio >= upper {
                 verdict = Some(format!("H1 accepted (Elo {elo1}, not {elo0})"));
-            } else if ratio <= lower {
+            } else if decided && ratio <= lower {
                 verdict = Some(format!("H0 accepted (Elo {elo0}, not {elo1})"));
             }
             if verdict.is_some() || pairs.pairs() >= max_pairs {
@@ -487,7 +509,8 @@ fn estimate(pairs: &Pentanomial) -> String {
         if x.abs() > 1000.0 {
             format!("{}inf", if x > 0.0 { "+" } else { "-" })
         } else {
-            format!("{x:+.0}")
+            // Adding 0 turns a rounded −0 into 0.
+            format!("{:+.0}", x.round() + 0.0)
         }
     };
     pairs.elo().map_or(String::new(), |(e, lo, hi)| {
