@@ -312,6 +312,12 @@ mod tests {
                 "H10G10I10A20J10D20K10G20A1T5D1T8 # four",
                 "Black has a four",
             ),
+            // Black's three H10-J10 blocked by G10 and two K11-K12: K10
+            // is a four and an open three, a four-three.
+            (
+                "H10G10I10A20J10D20K11G20K12T5A1T8 # four-three",
+                "wins by fours: K10",
+            ),
             ("K10K11 # too few", "2 stones"),
             ("K10K11 no comment", "no comment"),
             ("K10U11 # off the board", "not a point"),
