@@ -16,16 +16,22 @@
 //!   `benches/signature.txt`, which `cargo test` checks.
 //! - `speed`: nodes per second and the depth reached in one second on a
 //!   midgame position.
-//! - `depth`: eight fixed midgame positions, one second each; the
-//!   search's line per completed depth (as the brain's `MESSAGE`s) and the
-//!   depth reached.
+//! - `depth`: the fixed midgame positions of `benches/depth/positions.txt`
+//!   (20×20 freestyle, from real games), one second each
+//!   (`GOMOKU_ENGINE_MS`); the search's line per completed depth (as the
+//!   brain's `MESSAGE`s), the depth reached, and the mean nominal and
+//!   selective depths. A position that is not a quiet midgame is refused.
+//!   `GOMOKU_ENGINE_POSITIONS` names another file of positions to try.
 //! - `sprt`: this build's engine against a previous build of the brain
 //!   (`GOMOKU_ENGINE_BASE`, a path), through the Gomocup protocol, on the
-//!   sixteen openings with colours swapped, until an SPRT of
-//!   `GOMOKU_ENGINE_ELO0` (default 0) against `GOMOKU_ENGINE_ELO1` (30),
-//!   α = β = 0.05, accepts one; prints W/D/L, the LLR and its bounds after
-//!   each pair. `GOMOKU_ENGINE_MS` (200), `GOMOKU_ENGINE_SIZE` (20),
-//!   `GOMOKU_ENGINE_GAMES` (at most 200).
+//!   sixteen openings in their eight symmetries, each played twice with
+//!   colours swapped, until a pentanomial SPRT of `GOMOKU_ENGINE_ELO0`
+//!   (default 0) against `GOMOKU_ENGINE_ELO1` (30), α = β = 0.05, accepts
+//!   one; prints a line per pair (W/D/L, the pairs by score, the LLR, the
+//!   Elo with its 95% interval) and the verdict. `GOMOKU_ENGINE_MS` (200),
+//!   or `GOMOKU_ENGINE_NODES` (a node budget for both sides in place of
+//!   time), `GOMOKU_ENGINE_SIZE` (20), `GOMOKU_ENGINE_GAMES` (at most
+//!   1000), `GOMOKU_ENGINE_CONCURRENCY` (pairs played at once, default 1).
 //! - `match`: from sixteen four-stone openings near the centre, each
 //!   played twice with colours swapped, the engine against a random
 //!   legal player, a one-ply greedy pattern player and itself at a quarter
@@ -46,6 +52,7 @@ use gomoku_mist::player::Player;
 use gomoku_mist::point::Point;
 use gomoku_mist::rule::Rule;
 
+mod depth;
 mod signature;
 mod sprt;
 
@@ -82,60 +89,68 @@ fn main() {
     }
 }
 
-/// The first position of fixed-node self-play from `opening`, 12 stones
-/// or more, that no threat decides at once: the time goes to the search.
-fn quiet_midgame(opening: &str) -> Vec<Point> {
-    let probe = Limits {
-        nodes: Some(20_000),
-        ..Limits::default()
-    };
-    let full = midgame(opening, 40);
-    (12..full.len())
-        .map(|n| full[..n].to_vec())
-        .find(|moves| {
-            let (board, player) = board_of(moves);
-            Engine::new(1 << 20)
-                .think(&board, player, Rule::Freestyle, probe)
-                .is_some_and(|t| t.depth > 0 && t.score.abs() < 10_000)
-        })
-        .unwrap_or(full)
-}
-
-/// The depth bench: eight fixed midgame positions (the first of
-/// fixed-node self-play from openings 8..16 that no threat decides), each searched for one second
-/// (`GOMOKU_ENGINE_MS`) by a fresh engine with a 64 MiB table; prints the
-/// search's line for each completed depth, then the depth reached.
+/// The depth bench: the fixed midgame positions of
+/// `benches/depth/positions.txt` on 20×20 freestyle, each searched for one
+/// second (`GOMOKU_ENGINE_MS`) by a fresh engine with the default table;
+/// prints the search's line for each completed depth, the depth reached,
+/// then the mean nominal and selective depths.
 fn depth() {
     let ms: u64 = std::env::var("GOMOKU_ENGINE_MS")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(1000);
-    let mut depths = Vec::new();
-    for (n, opening) in OPENINGS.iter().enumerate().skip(8) {
-        let moves = quiet_midgame(opening);
-        let (board, player) = board_of(&moves);
-        let setup = engine::Setup::of_board(&board, player, Rule::Freestyle);
+    // Another file of positions, to try a new set before writing it in.
+    let positions = match std::env::var("GOMOKU_ENGINE_POSITIONS") {
+        Ok(path) => match std::fs::read_to_string(&path) {
+            Ok(text) => depth::parse(&text),
+            Err(e) => Err(vec![format!("{path}: {e}")]),
+        },
+        Err(_) => depth::positions(),
+    };
+    let positions = match positions {
+        Ok(positions) => positions,
+        Err(refused) => {
+            eprintln!("depth: refused, fix benches/depth/positions.txt:");
+            for why in refused {
+                eprintln!("  {why}");
+            }
+            std::process::exit(1);
+        }
+    };
+    let (mut depths, mut seldepths) = (Vec::new(), Vec::new());
+    for position in &positions {
         let limits = Limits {
             time: Some(Duration::from_millis(ms)),
             ..Limits::default()
         };
         let found = Engine::new(engine::DEFAULT_MEMORY)
-            .search(&setup, limits)
-            .expect("board not full");
-        let name = |s: engine::Spot| engine::point_of(s).map_or("?".to_owned(), |p| p.to_string());
-        println!("position {n} ({} stones):", moves.len());
+            .search(&position.setup(), limits)
+            .expect("a position of the bench is not full");
+        println!(
+            "position {} ({} stones, {:?} to move; {}):",
+            position.line,
+            position.moves.len(),
+            position.to_move(),
+            position.comment
+        );
         for report in &found.reports {
-            println!("  {}", report.line(name));
+            println!("  {}", report.line(depth::name));
         }
-        println!("  best {} depth {}", name(found.best), found.depth);
+        let seldepth = found.reports.last().map_or(0, |r| r.seldepth);
+        println!(
+            "  best {} depth {}-{seldepth}",
+            depth::name(found.best),
+            found.depth
+        );
         depths.push(found.depth);
+        seldepths.push(seldepth);
     }
-    // Depth 0: a threat solver decided, no deepening to measure.
-    let searched: Vec<u32> = depths.iter().copied().filter(|&d| d > 0).collect();
-    let mean = f64::from(searched.iter().sum::<u32>()) / searched.len().max(1) as f64;
+    let mean = |v: &[u32]| f64::from(v.iter().sum::<u32>()) / v.len().max(1) as f64;
     println!(
-        "depth in {ms} ms: {depths:?}, mean {mean:.1} over the {} searched (0: a threat decided)",
-        searched.len()
+        "depth in {ms} ms on {} positions: {depths:?}, mean {:.1}; selective {seldepths:?}, mean {:.1}",
+        positions.len(),
+        mean(&depths),
+        mean(&seldepths)
     );
 }
 
@@ -152,29 +167,48 @@ fn sprt_test() {
             .and_then(|v| v.parse().ok())
             .unwrap_or(default)
     };
-    let size = var("GOMOKU_ENGINE_SIZE", 20.0) as u8;
-    let ms = var("GOMOKU_ENGINE_MS", 200.0) as u64;
-    let elo = (
-        var("GOMOKU_ENGINE_ELO0", 0.0),
-        var("GOMOKU_ENGINE_ELO1", 30.0),
-    );
-    let games = var("GOMOKU_ENGINE_GAMES", 200.0) as u32;
-    // The openings, shifted so their centre is the board's.
-    let shift = i16::from(size / 2) - 9;
-    let openings: Vec<Vec<engine::Spot>> = OPENINGS
-        .iter()
-        .map(|o| {
-            parse_moves(o)
+    let size = (var("GOMOKU_ENGINE_SIZE", 20.0) as u8).clamp(engine::MIN_SIZE, engine::MAX_SIZE);
+    let options = sprt::Options {
+        base,
+        size,
+        ms: var("GOMOKU_ENGINE_MS", 200.0) as u64,
+        nodes: std::env::var("GOMOKU_ENGINE_NODES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|&n| n > 0),
+        elo: (
+            var("GOMOKU_ENGINE_ELO0", 0.0),
+            var("GOMOKU_ENGINE_ELO1", 30.0),
+        ),
+        max_games: var("GOMOKU_ENGINE_GAMES", 1000.0) as u32,
+        concurrency: (var("GOMOKU_ENGINE_CONCURRENCY", 1.0) as u32).clamp(1, 8),
+    };
+    // The openings, shifted so their centre is the board's, each in its
+    // eight symmetries: 128 openings, so a long test repeats none soon.
+    let n = i16::from(size);
+    let shift = n / 2 - 9;
+    let mut openings: Vec<Vec<engine::Spot>> = Vec::new();
+    for symmetry in 0..8 {
+        for o in OPENINGS {
+            let opening = parse_moves(o)
                 .into_iter()
                 .map(engine::spot_of)
-                .map(|s| engine::Spot {
-                    x: (i16::from(s.x) + shift).clamp(0, i16::from(size) - 1) as u8,
-                    y: (i16::from(s.y) + shift).clamp(0, i16::from(size) - 1) as u8,
+                .map(|s| {
+                    let x = (i16::from(s.x) + shift).clamp(0, n - 1);
+                    let y = (i16::from(s.y) + shift).clamp(0, n - 1);
+                    let (x, y) = if symmetry & 4 != 0 { (y, x) } else { (x, y) };
+                    let x = if symmetry & 1 != 0 { n - 1 - x } else { x };
+                    let y = if symmetry & 2 != 0 { n - 1 - y } else { y };
+                    engine::Spot {
+                        x: x as u8,
+                        y: y as u8,
+                    }
                 })
-                .collect()
-        })
-        .collect();
-    sprt::run(&base, size, ms, &openings, elo, games);
+                .collect();
+            openings.push(opening);
+        }
+    }
+    sprt::run(&options, &openings);
 }
 
 fn speed() {

@@ -25,8 +25,10 @@ use crate::engine::{Limits, MAX_SIZE, MIN_SIZE, Setup, Spot};
 use crate::rules::player::Player;
 use crate::rules::rule::Rule;
 
-/// What the brain keeps back from `max_memory` for the rest of the
-/// program: this much, or half the limit if that is less.
+/// What the brain keeps back from `max_memory` for all but the hash
+/// table (code, pattern tables, stacks: about 6 MiB, measured by
+/// tests/it/memory.rs), whatever the limit: a limit below this and the
+/// smallest table cannot be kept, and the brain says so.
 pub const MEMORY_RESERVE: u64 = 8 << 20;
 
 /// The smallest hash table the engine makes, in bytes.
@@ -144,10 +146,10 @@ impl Protocol {
     }
 
     /// The memory the brain may use: `max_memory` less
-    /// [`MEMORY_RESERVE`] (or half of it, if less); `None` for no limit.
+    /// [`MEMORY_RESERVE`]; `None` for no limit.
     pub fn brain_memory(&self) -> Option<u64> {
         self.max_memory
-            .map(|max| max - (max / 2).min(MEMORY_RESERVE))
+            .map(|max| max.saturating_sub(MEMORY_RESERVE))
     }
 
     /// Answers one line (without its `\n`; `whole` is false if its tail was
@@ -493,8 +495,9 @@ impl Protocol {
                         out,
                         "MESSAGE",
                         format_args!(
-                            "max_memory {n} leaves {memory} bytes for the hash table, \
-                             below its smallest size: playing with the smallest, {SMALLEST_TABLE} bytes"
+                            "max_memory {n} leaves {memory} bytes for the hash table after \
+                             {MEMORY_RESERVE} for the rest of the brain, below its smallest size: \
+                             playing with the smallest, {SMALLEST_TABLE} bytes"
                         ),
                     );
                 }

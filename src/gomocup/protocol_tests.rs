@@ -419,7 +419,7 @@ fn info_max_memory_reaches_the_brain_less_a_reserve() {
     let (_, brain) = talk(input);
     assert_eq!(
         brain.new_games,
-        [Some(83_886_080 - (8 << 20)), Some(500), None]
+        [Some(83_886_080 - (8 << 20)), Some(0), None]
     );
 }
 

@@ -8,7 +8,11 @@ mod brain;
 mod cli;
 mod conform;
 mod cpu;
+// The depth bench's positions, checked here (benches run no tests).
+#[path = "../../benches/depth/mod.rs"]
+mod depth;
 mod layers;
+mod memory;
 mod model;
 mod options;
 mod pipes;

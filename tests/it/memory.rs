@@ -1,0 +1,237 @@
+//! The brain keeps within `max_memory` for every value (Linux only: it
+//! reads `/proc/<pid>/status`).
+//!
+//! What can be measured, and why these bounds:
+//!
+//! - **Resident memory** (`VmHWM`, the peak of pages touched) is what a
+//!   tournament machine feels, but the hash table is a zeroed allocation
+//!   the kernel hands out untouched, and only the pages the search writes
+//!   count. A short search on a small table fills it (stores go to random
+//!   slots, so a few thousand of them touch every page of a few MiB); on
+//!   256 MiB it touches a fraction. So the resident peak is a real check
+//!   for the small limits and a weak one for the large.
+//! - **Allocated memory** (`VmData`: private writable mappings, touched or
+//!   not — heap, the table, thread stacks) is what the brain *could*
+//!   touch in a long search. It is the honest bound for every limit, and
+//!   it is measured without filling a table of 256 MiB: the test stays
+//!   fast.
+//!
+//! So for each limit N the brain can honour (at least its reserve for
+//! the rest of the program plus the smallest table), both the resident
+//! peak and the allocation must be at most N, with no slack: the reserve
+//! is the slack, and the test checks that the brain without a table fits
+//! in it. Below that the brain cannot honour N at all (its code and
+//! pattern tables alone take a few MiB): it must say so in a `MESSAGE` and
+//! take the smallest table, not a byte more than the brain with the
+//! smallest table takes (the baseline, measured here in the same run).
+//! With no limit (no `INFO max_memory`, or 0: Piskvork's "no limit") it
+//! takes the default table, and the allocation grows by that table's size
+//! — which shows the allocation is measured at all.
+#![cfg(target_os = "linux")]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::thread;
+
+use gomoku_mist::engine::DEFAULT_MEMORY;
+use gomoku_mist::gomocup::protocol::{MEMORY_RESERVE, SMALLEST_TABLE};
+
+use crate::common::HANG;
+
+const BRAIN: &str = env!("CARGO_BIN_EXE_pbrain-gomoku-mist");
+
+/// Differences between two runs of the same brain that are not the
+/// table: page granularity, the allocator's headers and the few
+/// kilobytes the kernel's accounting varies by (measured: the resident
+/// peak of the baseline varies by about 60 KiB between runs).
+const SLACK: u64 = 256 << 10;
+
+/// What one brain held, read while it was still alive.
+#[derive(Clone, Debug)]
+struct Held {
+    /// Resident peak, bytes.
+    peak: u64,
+    /// Allocated writable memory, bytes.
+    data: u64,
+    /// Every `MESSAGE` but the search's reports.
+    messages: Vec<String>,
+}
+
+/// Starts the brain with `max_memory` (`None`: never sent), plays four
+/// turns of 100 ms on 20×20, and reads its memory before `END`.
+fn held(max_memory: Option<u64>) -> Held {
+    let mut child = Command::new(BRAIN)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the brain");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let lines = read_lines(&mut child);
+    let mut messages = Vec::new();
+    let next = |messages: &mut Vec<String>| loop {
+        let line = lines
+            .recv_timeout(HANG)
+            .unwrap_or_else(|_| panic!("no reply within {HANG:?}"));
+        match line.strip_prefix("MESSAGE ") {
+            Some(m) if !m.starts_with("depth ") => messages.push(m.to_owned()),
+            Some(_) => {}
+            None => return line,
+        }
+    };
+    if let Some(n) = max_memory {
+        send(&mut stdin, &format!("INFO max_memory {n}"));
+    }
+    send(&mut stdin, "INFO timeout_turn 100");
+    send(&mut stdin, "START 20");
+    assert_eq!(next(&mut messages), "OK");
+    for turn in ["10,10", "11,11", "8,12", "12,8"] {
+        send(&mut stdin, &format!("TURN {turn}"));
+        let reply = next(&mut messages);
+        assert!(reply.contains(','), "TURN {turn}: {reply:?} is not a move");
+    }
+    let (peak, data) = status(&child).expect("/proc/<pid>/status has VmHWM and VmData");
+    send(&mut stdin, "END");
+    drop(stdin);
+    let status = child.wait().expect("wait for the brain");
+    assert_eq!(status.code(), Some(0), "max_memory {max_memory:?}");
+    Held {
+        peak,
+        data,
+        messages,
+    }
+}
+
+fn send(stdin: &mut ChildStdin, line: &str) {
+    write!(stdin, "{line}\r\n").expect("send a command");
+    stdin.flush().expect("flush a command");
+}
+
+fn read_lines(child: &mut Child) -> Receiver<String> {
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let (send, lines) = mpsc::channel();
+    thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    lines
+}
+
+/// `VmHWM` and `VmData` of a live child, in bytes.
+fn status(child: &Child) -> Option<(u64, u64)> {
+    let text = std::fs::read_to_string(format!("/proc/{}/status", child.id())).ok()?;
+    let field = |name: &str| -> Option<u64> {
+        let line = text.lines().find(|l| l.starts_with(name))?;
+        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kib * 1024)
+    };
+    Some((field("VmHWM:")?, field("VmData:")?))
+}
+
+fn mib(bytes: u64) -> String {
+    format!("{:.2} MiB", bytes as f64 / f64::from(1 << 20))
+}
+
+#[test]
+fn peak_memory_stays_within_max_memory_for_every_value() {
+    // The least limit the brain can honour: its reserve and the smallest
+    // table.
+    let least = MEMORY_RESERVE + SMALLEST_TABLE;
+    let limits: [Option<u64>; 11] = [
+        Some(1),
+        Some(0),
+        Some(1000),
+        Some(SMALLEST_TABLE - 1),
+        Some(SMALLEST_TABLE),
+        // Above the smallest table, below what the brain needs besides it.
+        Some(4 << 20),
+        Some(least - 1),
+        Some(least),
+        Some(16 << 20),
+        Some(64 << 20),
+        Some(256 << 20),
+    ];
+    // One brain a limit, all at once: each thinks for its own 100 ms
+    // turns, so the test takes a second or two, not ten.
+    let runs: Vec<_> = limits
+        .iter()
+        .chain(&[None])
+        .map(|&n| (n, thread::spawn(move || held(n))))
+        .collect();
+    let runs: Vec<(Option<u64>, Held)> = runs
+        .into_iter()
+        .map(|(n, run)| (n, run.join().expect("a brain's run")))
+        .collect();
+    // The brain with the smallest table: code, pattern tables, stacks.
+    let baseline = runs[0].1.clone();
+    eprintln!(
+        "baseline (max_memory 1): peak {}, allocated {}",
+        mib(baseline.peak),
+        mib(baseline.data)
+    );
+    assert!(
+        baseline.data.max(baseline.peak) <= MEMORY_RESERVE,
+        "the brain with the smallest table holds {} resident, {} allocated: more than the \
+         {} it keeps back from max_memory for all but the table",
+        mib(baseline.peak),
+        mib(baseline.data),
+        mib(MEMORY_RESERVE)
+    );
+    for (n, held) in &runs {
+        eprintln!(
+            "max_memory {n:?}: peak {}, allocated {}, {:?}",
+            mib(held.peak),
+            mib(held.data),
+            held.messages
+        );
+        let said_smallest = held.messages.iter().any(|m| m.contains("smallest"));
+        match *n {
+            Some(n) if n > 0 && n < least => {
+                assert!(
+                    said_smallest,
+                    "max_memory {n} is below what the brain needs ({least}): \
+                     no MESSAGE says so: {:?}",
+                    held.messages
+                );
+                assert!(
+                    held.data <= baseline.data + SLACK,
+                    "max_memory {n}: {} allocated, more than the brain with the smallest table ({})",
+                    mib(held.data),
+                    mib(baseline.data)
+                );
+                assert!(
+                    held.peak <= baseline.peak + SLACK,
+                    "max_memory {n}: {} resident, more than the brain with the smallest table ({})",
+                    mib(held.peak),
+                    mib(baseline.peak)
+                );
+            }
+            Some(n) if n > 0 => {
+                assert!(!said_smallest, "max_memory {n}: {:?}", held.messages);
+                assert!(
+                    held.data <= n && held.peak <= n,
+                    "max_memory {n} ({}): {} allocated, {} resident at the peak",
+                    mib(n),
+                    mib(held.data),
+                    mib(held.peak)
+                );
+            }
+            // No limit: the default table, allocated whole.
+            _ => {
+                let table = held.data.saturating_sub(baseline.data);
+                let default = DEFAULT_MEMORY as u64;
+                assert!(
+                    table + SLACK >= default && table <= default + SLACK,
+                    "max_memory {n:?}: the table takes {}, not the default {}",
+                    mib(table),
+                    mib(default)
+                );
+            }
+        }
+    }
+}
