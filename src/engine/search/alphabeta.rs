@@ -1,7 +1,7 @@
 //! The principal-variation alpha-beta search below the root.
 
 use super::{LEAF_VCF, LEAF_VCF_NODES, MAX_PLY, Search, WIDTH_LIMIT, WIN};
-use crate::engine::eval::{C_B4, C_B4F3, C_F3, C_FIVE, EVAL_LIMIT};
+use crate::engine::eval::{C_B4, C_B4F3, C_DF3, C_F3, C_FIVE, EVAL_LIMIT};
 use crate::engine::position::other;
 use crate::engine::tt::Bound;
 use std::sync::OnceLock;
@@ -61,6 +61,20 @@ impl Search<'_> {
                 }
             }
             return self.pos.evaluate();
+        }
+        // Far above beta near the horizon, with no threat of the opponent's
+        // to answer, a position stays above it: the side to move could
+        // almost pass.
+        if !pv_node
+            && depth <= FUTILITY_DEPTH
+            && beta.abs() < EVAL_LIMIT
+            && opp_fives == 0
+            && self.pos.combos_at_least(opp, C_DF3) == 0
+        {
+            let eval = self.pos.evaluate();
+            if eval - FUTILITY_MARGIN * depth >= beta {
+                return eval;
+            }
         }
         let list = self.ordered_moves(ply, tt_move);
         if list.is_empty() {
@@ -168,6 +182,11 @@ impl Search<'_> {
         best
     }
 }
+
+/// The deepest remaining depth at which a static score far above beta
+/// ends the node, and the margin per ply it must clear.
+const FUTILITY_DEPTH: i32 = 3;
+const FUTILITY_MARGIN: i32 = 120;
 
 /// The deepest remaining depth at which late quiet moves are pruned.
 const PRUNE_DEPTH: i32 = 3;
