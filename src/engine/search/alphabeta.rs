@@ -76,6 +76,19 @@ impl Search<'_> {
                 return eval;
             }
         }
+        // Far below alpha near the horizon, only a threat could save the
+        // node: what the horizon sees (continuous fours, else the static
+        // score) decides it.
+        if !pv_node
+            && depth <= RAZOR_DEPTH
+            && alpha.abs() < EVAL_LIMIT
+            && opp_fives == 0
+            && self.pos.combos_at_least(opp, C_B4F3) == 0
+            && self.pos.combos_at_least(me, C_DF3) == 0
+            && self.pos.evaluate() + RAZOR_MARGIN * depth < alpha
+        {
+            return self.alphabeta(0, alpha, beta, ply);
+        }
         let list = self.ordered_moves(ply, tt_move);
         if list.is_empty() {
             self.lists[ply] = list;
@@ -187,6 +200,11 @@ impl Search<'_> {
 /// ends the node, and the margin per ply it must clear.
 const FUTILITY_DEPTH: i32 = 3;
 const FUTILITY_MARGIN: i32 = 120;
+
+/// The deepest remaining depth at which a static score far below alpha
+/// hands the node to the horizon, and the margin per ply.
+const RAZOR_DEPTH: i32 = 2;
+const RAZOR_MARGIN: i32 = 250;
 
 /// The deepest remaining depth at which late quiet moves are pruned.
 const PRUNE_DEPTH: i32 = 3;
