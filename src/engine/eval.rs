@@ -100,7 +100,7 @@ impl Shapes {
 
 /// What one line pattern on an empty point is worth to the side that
 /// could play there.
-const LINE_VALUE: [i32; pattern::COUNT] = [0, 2, 3, 10, 10, 36, 40, 300, 2000];
+const LINE_VALUE: [i32; pattern::COUNT] = [0, 2, 3, 10, 10, 36, 80, 300, 2000];
 
 /// Extra worth of a combination beyond its lines.
 const COMBO_BONUS: [i32; COMBOS] = [0, 0, 150, 0, 300, 600, 2000];

@@ -1,7 +1,7 @@
 //! The principal-variation alpha-beta search below the root.
 
 use super::{LEAF_VCF, LEAF_VCF_NODES, MAX_PLY, Search, WIDTH_LIMIT, WIN};
-use crate::engine::eval::{C_B4, C_B4F3, C_F3, C_FIVE, EVAL_LIMIT};
+use crate::engine::eval::{C_B4, C_B4F3, C_DF3, C_F3, C_FIVE, EVAL_LIMIT};
 use crate::engine::position::other;
 use crate::engine::tt::Bound;
 use std::sync::OnceLock;
@@ -24,6 +24,9 @@ impl Search<'_> {
         }
         if opp_fives == 0 && self.flex_four(me).is_some() {
             return WIN - ply_score - 3;
+        }
+        if ply > 0 && self.two_threats_win(me) {
+            return WIN - ply_score - 5;
         }
         if ply + 8 >= MAX_PLY || self.pos.is_full() {
             return self.pos.evaluate();
@@ -58,6 +61,33 @@ impl Search<'_> {
                 }
             }
             return self.pos.evaluate();
+        }
+        // Far above beta near the horizon, with no threat of the opponent's
+        // to answer, a position stays above it: the side to move could
+        // almost pass.
+        if !pv_node
+            && depth <= FUTILITY_DEPTH
+            && beta.abs() < EVAL_LIMIT
+            && opp_fives == 0
+            && self.pos.combos_at_least(opp, C_DF3) == 0
+        {
+            let eval = self.pos.evaluate();
+            if eval - FUTILITY_MARGIN * depth >= beta {
+                return eval;
+            }
+        }
+        // Far below alpha near the horizon, only a threat could save the
+        // node: what the horizon sees (continuous fours, else the static
+        // score) decides it.
+        if !pv_node
+            && depth <= RAZOR_DEPTH
+            && alpha.abs() < EVAL_LIMIT
+            && opp_fives == 0
+            && self.pos.combos_at_least(opp, C_B4F3) == 0
+            && self.pos.combos_at_least(me, C_DF3) == 0
+            && self.pos.evaluate() + RAZOR_MARGIN * depth < alpha
+        {
+            return self.alphabeta(0, alpha, beta, ply);
         }
         let list = self.ordered_moves(ply, tt_move);
         if list.is_empty() {
@@ -117,12 +147,14 @@ impl Search<'_> {
             if self.stopped {
                 break;
             }
+            // At the root, only a move that beats the window's floor is
+            // known to be best; below it, scores are mere bounds.
+            if ply == 0 && score > alpha {
+                self.root_best = Some(m);
+            }
             if score > best {
                 best = score;
                 best_move = m;
-                if ply == 0 {
-                    self.root_best = Some(m);
-                }
             }
             if score > alpha {
                 alpha = score;
@@ -163,6 +195,16 @@ impl Search<'_> {
         best
     }
 }
+
+/// The deepest remaining depth at which a static score far above beta
+/// ends the node, and the margin per ply it must clear.
+const FUTILITY_DEPTH: i32 = 3;
+const FUTILITY_MARGIN: i32 = 120;
+
+/// The deepest remaining depth at which a static score far below alpha
+/// hands the node to the horizon, and the margin per ply.
+const RAZOR_DEPTH: i32 = 2;
+const RAZOR_MARGIN: i32 = 250;
 
 /// The deepest remaining depth at which late quiet moves are pruned.
 const PRUNE_DEPTH: i32 = 3;

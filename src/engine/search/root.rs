@@ -81,19 +81,20 @@ impl Search<'_> {
             iterations: Vec::new(),
         };
         self.seldepth = 0;
-        for depth in 1..=self.budget.depth {
-            self.root_best = None;
-            let score = self.alphabeta(depth as i32, -WIN - 1, WIN + 1, 0);
+        let mut depth = 1;
+        let mut guess = None;
+        while depth <= self.budget.depth {
+            let (found, score) = self.iterate(depth, guess);
             if self.stopped {
-                // A partial iteration counts once its first move, the
-                // previous best, is searched.
-                if let Some(m) = self.root_best {
+                // A partial iteration counts once a move has beaten its
+                // window's floor.
+                if let Some(m) = found {
                     best.best = m;
                     best.pv = self.pv(m);
                 }
                 break;
             }
-            let Some(m) = self.root_best else { break };
+            let Some(m) = found else { break };
             let pv = self.pv(m);
             best.iterations.push(Iteration {
                 depth,
@@ -113,8 +114,50 @@ impl Search<'_> {
             if score.abs() > EVAL_LIMIT {
                 break;
             }
+            guess = Some(score);
+            depth += 1;
         }
         best
+    }
+
+    /// One iteration to `depth`, in a window around the last iteration's
+    /// score `guess` that widens until the score falls inside it: the best
+    /// root move (if one beat the window's floor before a stop) and the
+    /// score.
+    fn iterate(&mut self, depth: u32, guess: Option<i32>) -> (Option<usize>, i32) {
+        let full = (-WIN - 1, WIN + 1);
+        let (mut alpha, mut beta) = match guess {
+            Some(g) if depth >= ASPIRATION_DEPTH && g.abs() < EVAL_LIMIT => {
+                (g - ASPIRATION, g + ASPIRATION)
+            }
+            _ => full,
+        };
+        let mut delta = ASPIRATION;
+        let mut found = None;
+        loop {
+            self.root_best = None;
+            let score = self.alphabeta(depth as i32, alpha, beta, 0);
+            found = self.root_best.or(found);
+            if self.stopped {
+                return (found, score);
+            }
+            delta *= 2;
+            if score <= alpha && alpha > full.0 {
+                alpha = if score < -EVAL_LIMIT {
+                    full.0
+                } else {
+                    (score - delta).max(full.0)
+                };
+            } else if score >= beta && beta < full.1 {
+                beta = if score > EVAL_LIMIT {
+                    full.1
+                } else {
+                    (score + delta).min(full.1)
+                };
+            } else {
+                return (found, score);
+            }
+        }
     }
 
     /// Runs a threat solver on a slice of the node budget; the clock limit
@@ -138,12 +181,8 @@ impl Search<'_> {
     /// moves after which it no longer does; `None` if there is no threat or
     /// no move stops it.
     fn defences(&mut self, threats: Threats) -> Option<Vec<usize>> {
-        let depth = match threats {
-            Threats::Fours => ROOT_VCF,
-            Threats::FoursAndThrees => ROOT_VCT,
-        };
         self.threes_as_threat = true;
-        let keep = self.defences_within(threats, depth);
+        let keep = self.defences_within(threats, solver_depth(threats));
         self.threes_as_threat = false;
         keep
     }
@@ -208,5 +247,18 @@ impl Search<'_> {
             self.pos.undo();
         }
         line
+    }
+}
+
+/// The half-width of the first window around the last iteration's score.
+const ASPIRATION: i32 = 100;
+/// The first depth searched in a window (shallower ones are cheap).
+const ASPIRATION_DEPTH: u32 = 5;
+
+/// How deep, in own moves, the root looks for the opponent's `threats`.
+fn solver_depth(threats: Threats) -> u32 {
+    match threats {
+        Threats::Fours => ROOT_VCF,
+        Threats::FoursAndThrees => ROOT_VCT,
     }
 }

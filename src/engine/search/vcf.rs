@@ -13,7 +13,7 @@
 //! transpositions of a long four sequence are not searched again.
 
 use super::{MoveList, Search};
-use crate::engine::eval::{C_B4, C_F3, C_FIVE, C_FLEX4};
+use crate::engine::eval::{C_B4, C_B4F3, C_DF3, C_F3, C_FIVE, C_FLEX4};
 use crate::engine::pattern;
 use crate::engine::position::DIRS;
 use crate::engine::position::{Colour, other};
@@ -272,6 +272,17 @@ impl Search<'_> {
             .iter()
             .copied()
             .find(|&i| self.pos.cell(i) == pattern::EMPTY && self.pos.combo(i, c) >= C_FLEX4)
+    }
+
+    /// Whether `c`, to move, wins by a four-three or a three-three: the
+    /// opponent has no point that makes even a four, so it can neither stop
+    /// both threats with one stone nor gain a tempo, and `c` makes an open
+    /// four next move, then five (five plies in all). Not under caro, where
+    /// an open four may still be stopped.
+    pub(super) fn two_threats_win(&self, c: Colour) -> bool {
+        self.pos.rule() != Rule::Caro
+            && self.pos.combos_at_least(other(c), C_B4) == 0
+            && (self.pos.combo_count(c, C_B4F3) > 0 || self.pos.combo_count(c, C_DF3) > 0)
     }
 
     fn failed(&self, key: u64, depth: u32) -> bool {
