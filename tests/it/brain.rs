@@ -136,6 +136,22 @@ fn run_brain(input: &[u8]) -> (Vec<u8>, Option<i32>) {
     (out, status.code())
 }
 
+/// The brain's stdout, line by line, read on a thread of its own so a test
+/// can wait for a line with a timeout.
+pub fn read_lines(child: &mut Child) -> Receiver<String> {
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let (send, lines) = mpsc::channel();
+    thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    lines
+}
+
 fn spawn_brain() -> Child {
     Command::new(BRAIN)
         .stdin(Stdio::piped())
@@ -182,16 +198,7 @@ struct Manager {
 impl Manager {
     fn start() -> Manager {
         let mut child = spawn_brain();
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let (send, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if send.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let lines = read_lines(&mut child);
         Manager {
             stdin: child.stdin.take(),
             child,

@@ -29,14 +29,14 @@
 //! — which shows the allocation is measured at all.
 #![cfg(target_os = "linux")]
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
 use std::thread;
 
 use gomoku_mist::engine::DEFAULT_MEMORY;
 use gomoku_mist::gomocup::protocol::{MEMORY_RESERVE, SMALLEST_TABLE};
 
+use crate::brain::read_lines;
 use crate::common::HANG;
 
 const BRAIN: &str = env!("CARGO_BIN_EXE_pbrain-gomoku-mist");
@@ -106,20 +106,6 @@ fn held(max_memory: Option<u64>) -> Held {
 fn send(stdin: &mut ChildStdin, line: &str) {
     write!(stdin, "{line}\r\n").expect("send a command");
     stdin.flush().expect("flush a command");
-}
-
-fn read_lines(child: &mut Child) -> Receiver<String> {
-    let stdout = child.stdout.take().expect("stdout is piped");
-    let (send, lines) = mpsc::channel();
-    thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if send.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    lines
 }
 
 /// `VmHWM` and `VmData` of a live child, in bytes.
