@@ -247,6 +247,16 @@ mod tests {
     /// Whether process `pid` is gone or only a zombie left for its
     /// parent to reap (a killed process, as far as running goes).
     #[cfg(target_os = "linux")]
+    /// Whether process `pid` ends within ten seconds: generous, since
+    /// only the effect of a kill already sent is awaited.
+    fn ends_soon(pid: &str) -> bool {
+        let until = Instant::now() + Duration::from_secs(10);
+        while !ended(pid) && Instant::now() < until {
+            thread::sleep(Duration::from_millis(20));
+        }
+        ended(pid)
+    }
+
     fn ended(pid: &str) -> bool {
         match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
             Err(_) => true,
@@ -279,12 +289,9 @@ mod tests {
         );
         let pid = std::fs::read_to_string(&pid_file).expect("the script wrote its child's id");
         let pid = pid.trim();
-        let until = Instant::now() + Duration::from_secs(10);
-        while !ended(pid) && Instant::now() < until {
-            thread::sleep(Duration::from_millis(20));
-        }
+        let gone = ends_soon(pid);
         let _ = std::fs::remove_dir_all(&dir);
-        assert!(ended(pid), "the program's child {pid} was left behind");
+        assert!(gone, "the program's child {pid} was left behind");
     }
 
     #[cfg(target_os = "linux")]
@@ -303,12 +310,8 @@ mod tests {
         assert_eq!(ran.end, End::TimedOut(limits.timeout));
         let pid = std::fs::read_to_string(&pid_file).expect("the script wrote its child's id");
         let pid = pid.trim();
-        // Generous: the kill was sent already, only its effect is awaited.
-        let until = Instant::now() + Duration::from_secs(10);
-        while !ended(pid) && Instant::now() < until {
-            thread::sleep(Duration::from_millis(20));
-        }
+        let gone = ends_soon(pid);
         let _ = std::fs::remove_dir_all(&dir);
-        assert!(ended(pid), "the program's child {pid} outlived the kill");
+        assert!(gone, "the program's child {pid} outlived the kill");
     }
 }
