@@ -128,7 +128,7 @@ impl Shapes {
 const LINE_VALUE: [i32; pattern::COUNT] = [0, 2, 3, 10, 10, 36, 80, 300, 2000];
 
 /// Extra worth of a combination beyond its lines.
-const COMBO_BONUS: [i32; COMBOS] = [0, 0, 0, 0, 0, 150, 0, 0, 300, 600, 2000];
+const COMBO_BONUS: [i32; COMBOS] = [0, 0, 20, 0, 30, 150, 0, 30, 300, 600, 2000];
 
 /// The value of an empty point to one side, given its four line patterns
 /// and their combination.
