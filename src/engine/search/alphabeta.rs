@@ -121,11 +121,16 @@ impl Search<'_> {
             if n == 0 {
                 score = -self.alphabeta(depth - 1, -beta, -alpha, ply + 1);
             } else {
-                let reduction = if depth >= 3 && n >= 3 && quiet && !forcing {
+                // Fours and the answers to a four-three to come are never
+                // reduced; a three, made or stopped, a ply less than a
+                // quiet move.
+                let tactical = self.pos.combo(m, me) >= C_B4 || self.pos.combo(m, opp) >= C_B4F3;
+                let reduction = if depth >= 3 && n >= 3 && !tactical && !forcing {
                     // A move that often refuted elsewhere, or a node on
                     // the expected line, is trusted one ply more.
                     let trusted = i32::from(pv_node)
-                        + i32::from(self.history[me as usize - 1][m] > HISTORY_TRUSTED);
+                        + i32::from(self.history[me as usize - 1][m] > HISTORY_TRUSTED)
+                        + i32::from(!quiet);
                     (late_move_reduction(depth, n) - trusted).clamp(0, depth - 2)
                 } else {
                     0
