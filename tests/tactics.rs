@@ -34,7 +34,7 @@ use std::path::Path;
 
 use brute::Grid;
 use gomoku_mist::board::Board;
-use gomoku_mist::engine::{Engine, Limits};
+use gomoku_mist::engine::{Engine, Limits, mate_in};
 use gomoku_mist::player::Player;
 use gomoku_mist::point::Point;
 use gomoku_mist::rule::Rule;
@@ -246,6 +246,20 @@ fn tactic(path: &Path) -> datatest_stable::Result<()> {
             names(&pos.answers)
         )
         .into());
+    }
+    // A win by fours in N own moves is N - 1 blocks between: a mate in
+    // 2N - 1 plies, exactly, not an evaluation.
+    let mut words = pos.kind.split_whitespace();
+    if let (Some("vcf"), Some(Ok(n))) = (words.next(), words.next().map(str::parse::<i32>)) {
+        let mate = mate_in(thought.score);
+        if mate != Some(2 * n - 1) {
+            return Err(format!(
+                "the engine scored its win {} (mate {mate:?}); a win in {n} own moves is mate {}",
+                thought.score,
+                2 * n - 1
+            )
+            .into());
+        }
     }
     Ok(())
 }

@@ -8,25 +8,41 @@
 
 use super::pattern::{self, Pattern};
 
-/// What playing a point makes across its four lines, weakest first.
+/// What playing a point makes across its four lines, weakest first: the
+/// point's threat level for one side.
+///
+/// Below an open three are the *two-move shapes*: lines a stone away from
+/// a threat (an open two, which the next stone makes an open three, or a
+/// closed three, which it makes a four). Two of them on one point is where
+/// the next stone may make a double threat; the search keeps such points
+/// apart from plain ones, and the evaluation may value them.
 pub type Combo = u8;
-/// No threat.
+/// No threat, and no line a move from one.
 pub const C_NONE: Combo = 0;
+/// One line a move from a threat (an open two or a closed three).
+pub const C_F2: Combo = 1;
+/// Two or more lines a move from a threat.
+pub const C_DF2: Combo = 2;
 /// One open three.
-pub const C_F3: Combo = 1;
+pub const C_F3: Combo = 3;
+/// An open three and a line a move from a threat: the next stone there may
+/// make a four-three or a three-three.
+pub const C_F3P: Combo = 4;
 /// Two open threes (wins unless the opponent has fours).
-pub const C_DF3: Combo = 2;
+pub const C_DF3: Combo = 5;
 /// One four: the opponent's reply is forced. Every combination from here up
 /// makes a four.
-pub const C_B4: Combo = 3;
+pub const C_B4: Combo = 6;
+/// A four and a line a move from a threat.
+pub const C_B4P: Combo = 7;
 /// A four and an open three.
-pub const C_B4F3: Combo = 4;
+pub const C_B4F3: Combo = 8;
 /// An open four or two fours: wins unless the opponent makes five first.
-pub const C_FLEX4: Combo = 5;
+pub const C_FLEX4: Combo = 9;
 /// Five.
-pub const C_FIVE: Combo = 6;
+pub const C_FIVE: Combo = 10;
 /// How many combinations there are.
-pub const COMBOS: usize = 7;
+pub const COMBOS: usize = 11;
 
 /// The combination of four line patterns.
 pub fn combo(lines: [Pattern; 4]) -> Combo {
@@ -36,18 +52,27 @@ pub fn combo(lines: [Pattern; 4]) -> Combo {
     }
     let fours = count[pattern::B4 as usize];
     let threes = count[pattern::F3 as usize];
+    let near = count[pattern::F2 as usize] + count[pattern::B3 as usize];
     if count[pattern::FIVE as usize] > 0 {
         C_FIVE
     } else if count[pattern::F4 as usize] > 0 || fours >= 2 {
         C_FLEX4
     } else if fours == 1 && threes > 0 {
         C_B4F3
+    } else if fours == 1 && near > 0 {
+        C_B4P
     } else if fours == 1 {
         C_B4
     } else if threes >= 2 {
         C_DF3
+    } else if threes == 1 && near > 0 {
+        C_F3P
     } else if threes == 1 {
         C_F3
+    } else if near >= 2 {
+        C_DF2
+    } else if near == 1 {
+        C_F2
     } else {
         C_NONE
     }
@@ -103,7 +128,7 @@ impl Shapes {
 const LINE_VALUE: [i32; pattern::COUNT] = [0, 2, 3, 10, 10, 36, 80, 300, 2000];
 
 /// Extra worth of a combination beyond its lines.
-const COMBO_BONUS: [i32; COMBOS] = [0, 0, 150, 0, 300, 600, 2000];
+const COMBO_BONUS: [i32; COMBOS] = [0, 0, 20, 0, 30, 150, 0, 30, 300, 600, 2000];
 
 /// The value of an empty point to one side, given its four line patterns
 /// and their combination.

@@ -359,18 +359,31 @@ impl Position {
                 if lines[0][d] == own && lines[1][d] == theirs {
                     continue;
                 }
-                let empty = self.cell[q] == EMPTY;
-                if empty {
-                    self.count(q, -1);
-                }
+                // Worked out in registers and written back whole, each
+                // side's four patterns as one word: writing one pattern
+                // byte and then reading its array stalls on store
+                // forwarding.
+                let shift = 8 * d as u32;
+                let mask = !(0xFF << shift);
+                let set = |line: [Pattern; 4], p: Pattern| {
+                    ((u32::from_le_bytes(line) & mask) | u32::from(p) << shift).to_le_bytes()
+                };
+                let lines = [set(lines[0], own), set(lines[1], theirs)];
+                let (c0, v0) = self.shapes.at(eval::shape(lines[0]));
+                let (c1, v1) = self.shapes.at(eval::shape(lines[1]));
                 let info = &mut self.info[q];
-                info.lines[0][d] = own;
-                info.lines[1][d] = theirs;
-                for s in 0..2 {
-                    (info.combo[s], info.value[s]) = self.shapes.at(eval::shape(info.lines[s]));
-                }
-                if empty {
-                    self.count(q, 1);
+                let (old_combo, old_value) = (info.combo, info.value);
+                info.lines = lines;
+                info.combo = [c0, c1];
+                info.value = [v0, v1];
+                if self.cell[q] == EMPTY {
+                    self.sum[0] += v0 - old_value[0];
+                    self.sum[1] += v1 - old_value[1];
+                    let changes = [(old_combo[0], c0), (old_combo[1], c1)];
+                    for (n, (was, now)) in self.combos.iter_mut().zip(changes) {
+                        n[was as usize] = n[was as usize].wrapping_sub(1);
+                        n[now as usize] = n[now as usize].wrapping_add(1);
+                    }
                 }
             }
         }

@@ -39,7 +39,7 @@ pub const WIN: i32 = 30_000;
 /// The deepest ply, threat solvers included.
 pub const MAX_PLY: usize = 200;
 /// Moves searched at an inner node that has no forcing situation.
-const WIDTH_LIMIT: usize = 24;
+const WIDTH_LIMIT: usize = 8;
 /// Depth, in own moves, of the VCF tried at the leaves.
 const LEAF_VCF: u32 = 5;
 /// The most nodes one leaf VCF may take: a leaf is one of millions, and a

@@ -1,6 +1,7 @@
 //! The root: threats that decide at once, the threat solvers, the
 //! defences a threat leaves, and iterative deepening.
 
+use super::alphabeta::vcf_plies;
 use super::vcf::Threats;
 use super::{Iteration, MoveList, Outcome, ROOT_VCF, ROOT_VCT, SOLVER_CAP, Search, WIN};
 use crate::engine::eval::{C_FIVE, EVAL_LIMIT};
@@ -50,7 +51,7 @@ impl Search<'_> {
         for depth in 1..=ROOT_VCF {
             if self.solve(6, SOLVER_CAP, |s| s.vcf(depth, 0)) {
                 if let Some(f) = self.solved.filter(|&f| self.pos.cell(f) == pattern::EMPTY) {
-                    return decided(f, WIN - 2 * depth as i32 - 1);
+                    return decided(f, WIN - vcf_plies(depth, self.pos.rule()));
                 }
             }
             if self.stopped || self.solve_exhausted {

@@ -13,7 +13,7 @@
 //! transpositions of a long four sequence are not searched again.
 
 use super::{MoveList, Search};
-use crate::engine::eval::{C_B4, C_B4F3, C_DF3, C_F3, C_FIVE, C_FLEX4};
+use crate::engine::eval::{C_B4, C_B4F3, C_B4P, C_DF3, C_F3, C_F3P, C_FIVE, C_FLEX4};
 use crate::engine::pattern;
 use crate::engine::position::DIRS;
 use crate::engine::position::{Colour, other};
@@ -103,7 +103,13 @@ impl Search<'_> {
         list.clear();
         for i in self.pos.area() {
             if self.pos.is_candidate(i) && self.pos.combo(i, me) >= min {
-                let combo = i32::from(self.pos.combo(i, me));
+                // Ranked by the threat it makes: the two-move shapes on the
+                // other lines are the evaluation's business.
+                let combo = i32::from(match self.pos.combo(i, me) {
+                    C_B4P => C_B4,
+                    C_F3P => C_F3,
+                    c => c,
+                });
                 list.push((
                     combo * 10_000 + self.pos.value(i, me) + self.pos.value(i, opp),
                     i as u16,
