@@ -106,16 +106,22 @@ fn names(set: &BTreeSet<Point>) -> String {
         .join(" ")
 }
 
+/// A kind's name and its move count (0 when it has none).
+fn kind_words(kind: &str) -> Result<(&str, u32), String> {
+    let mut words = kind.split_whitespace();
+    let name = words.next().unwrap_or("");
+    let n = words
+        .next()
+        .map_or(Ok(0), str::parse)
+        .map_err(|e| format!("kind: {e}"))?;
+    Ok((name, n))
+}
+
 /// The answer set by brute force, after checking the kind's premises.
 fn solve(pos: &Position, grid: &mut Grid) -> Result<BTreeSet<Point>, String> {
     let me = pos.to_move;
     let opp = me.opponent();
-    let mut words = pos.kind.split_whitespace();
-    let kind = words.next().unwrap_or("");
-    let n: u32 = words
-        .next()
-        .map_or(Ok(0), str::parse)
-        .map_err(|e| format!("kind: {e}"))?;
+    let (kind, n) = kind_words(&pos.kind)?;
     let set = |v: Vec<usize>| v.into_iter().map(brute::point).collect::<BTreeSet<Point>>();
     let empties: Vec<usize> = grid.empties().collect();
     let after = |grid: &mut Grid, test: &mut dyn FnMut(&mut Grid) -> bool| {
@@ -249,8 +255,8 @@ fn tactic(path: &Path) -> datatest_stable::Result<()> {
     }
     // A win by fours in N own moves is N - 1 blocks between: a mate in
     // 2N - 1 plies, exactly, not an evaluation.
-    let mut words = pos.kind.split_whitespace();
-    if let (Some("vcf"), Some(Ok(n))) = (words.next(), words.next().map(str::parse::<i32>)) {
+    if let ("vcf", n) = kind_words(&pos.kind)? {
+        let n = i32::try_from(n)?;
         let mate = mate_in(thought.score);
         if mate != Some(2 * n - 1) {
             return Err(format!(

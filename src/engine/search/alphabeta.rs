@@ -1,10 +1,10 @@
 //! The principal-variation alpha-beta search below the root.
 
+use super::vcf::vcf_plies;
 use super::{LEAF_VCF, LEAF_VCF_NODES, MAX_PLY, Search, WIDTH_LIMIT, WIN};
 use crate::engine::eval::{C_B4, C_B4F3, C_B4P, C_DF3, C_F3, C_FIVE, EVAL_LIMIT};
 use crate::engine::position::other;
 use crate::engine::tt::Bound;
-use crate::rules::rule::Rule;
 use std::sync::OnceLock;
 
 impl Search<'_> {
@@ -191,9 +191,7 @@ impl Search<'_> {
             .store(key, to_tt(best, ply_score), best_move as u16, depth, bound);
         best
     }
-}
 
-impl Search<'_> {
     /// The score at the horizon: with a four to make, a win by continuous
     /// fours within [`LEAF_VCF`] own moves scored as a mate in its fewest
     /// plies, else the static score. A leaf that tried VCF is stored in the
@@ -224,17 +222,6 @@ impl Search<'_> {
                 .store(key, to_tt(score, ply as i32), 0, 0, Bound::Exact);
         }
         score
-    }
-}
-
-/// The plies of a win by continuous fours that [`Search::vcf`] finds at
-/// `depth` and not below: each level a four and its block, then an open
-/// four, its block and the five; under caro, where an open four is
-/// searched as a four (it may still be stopped), the five ends it.
-pub(super) const fn vcf_plies(depth: u32, rule: Rule) -> i32 {
-    match rule {
-        Rule::Caro => 2 * depth as i32 + 1,
-        Rule::Freestyle | Rule::Exact => 2 * depth as i32 + 3,
     }
 }
 

@@ -1,8 +1,7 @@
 //! The root: threats that decide at once, the threat solvers, the
 //! defences a threat leaves, and iterative deepening.
 
-use super::alphabeta::vcf_plies;
-use super::vcf::Threats;
+use super::vcf::{Threats, vcf_plies};
 use super::{Iteration, MoveList, Outcome, ROOT_VCF, ROOT_VCT, SOLVER_CAP, Search, WIN};
 use crate::engine::eval::{C_FIVE, EVAL_LIMIT};
 use crate::engine::pattern;

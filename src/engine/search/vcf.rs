@@ -19,6 +19,17 @@ use crate::engine::position::DIRS;
 use crate::engine::position::{Colour, other};
 use crate::rules::rule::Rule;
 
+/// The plies of a win by continuous fours that [`Search::vcf`] finds at
+/// `depth` and not below: each level a four and its block, then an open
+/// four, its block and the five; under caro, where an open four is
+/// searched as a four (it may still be stopped), the five ends it.
+pub(super) const fn vcf_plies(depth: u32, rule: Rule) -> i32 {
+    match rule {
+        Rule::Caro => 2 * depth as i32 + 1,
+        Rule::Freestyle | Rule::Exact => 2 * depth as i32 + 3,
+    }
+}
+
 /// Size of the table of positions where VCF failed.
 pub const FAIL_SLOTS: usize = 1 << 15;
 
