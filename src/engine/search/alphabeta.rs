@@ -243,7 +243,7 @@ const HISTORY_TRUSTED: i32 = 1 << 10;
 /// How many moves a node at `depth` (at most `PRUNE_DEPTH`) searches
 /// before its late quiet ones are pruned.
 fn prune_count(depth: i32) -> usize {
-    3 + 2 * (depth.max(0) as usize).pow(2)
+    3 + depth.max(0) as usize
 }
 
 /// Plies taken off the `n`th move at `depth`: growing with the logarithm of
