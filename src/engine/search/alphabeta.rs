@@ -81,7 +81,13 @@ impl Search<'_> {
         {
             return self.alphabeta(0, alpha, beta, ply);
         }
-        let list = self.ordered_moves(ply, tt_move);
+        let forcing = opp_fives > 0 || self.pos.combos_at_least(opp, C_B4F3) > 0;
+        let wanted = if ply == 0 || forcing {
+            usize::MAX
+        } else {
+            WIDTH_LIMIT
+        };
+        let list = self.ordered_moves(ply, tt_move, wanted);
         if list.is_empty() {
             self.lists[ply] = list;
             return if self.pos.is_full() {
@@ -90,12 +96,7 @@ impl Search<'_> {
                 self.pos.evaluate()
             };
         }
-        let forcing = opp_fives > 0 || self.pos.combos_at_least(opp, C_B4F3) > 0;
-        let limit = if ply == 0 || forcing {
-            list.len()
-        } else {
-            WIDTH_LIMIT.min(list.len())
-        };
+        let limit = wanted.min(list.len());
         let mut best = -WIN - 1;
         let mut best_move = 0usize;
         let original_alpha = alpha;
