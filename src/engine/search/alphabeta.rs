@@ -257,7 +257,7 @@ fn late_move_reduction(depth: i32, n: usize) -> i32 {
         let mut t = [[0u8; SIDE]; SIDE];
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (k, r) in row.iter_mut().enumerate().skip(1) {
-                let v = 0.6 + (d as f64).ln() * (k as f64).ln() / 1.7;
+                let v = 0.6 + (d as f64).ln() * (k as f64).ln() / 1.5;
                 *r = v.max(0.0) as u8;
             }
         }
