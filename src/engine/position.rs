@@ -165,7 +165,9 @@ impl Position {
             side,
             moves: Vec::with_capacity(count),
             boxes: Vec::with_capacity(count),
-            changes: Vec::with_capacity(count * 8),
+            // A stone changes at most the 40 points on its lines: room for
+            // a full board, so a search never allocates.
+            changes: Vec::with_capacity(count * DIRS.len() * 2 * PAD),
             marks: Vec::with_capacity(count),
             table: pattern::table(rule),
             shapes: eval::Shapes::get(),
