@@ -5,13 +5,15 @@
 //! neighbouring rows; a smaller board takes the low corner and the rest is
 //! wall. So a line walk never checks bounds, whatever the size. Each point keeps, per direction, its 20-bit line code (see
 //! [`pattern`]), and from it its line patterns, combination and value for
-//! both colours. Playing or taking back a stone touches only the 40 points
-//! within five steps along its four lines, the 5×5 candidate counts
-//! around it and the Zobrist hash.
+//! both colours. Playing a stone touches only the 40 points within five
+//! steps along its four lines, the 5×5 candidate counts around it and the
+//! Zobrist hash; it keeps what it changed on a stack, so taking the stone
+//! back flips the codes and restores the rest without a table lookup.
 //!
 //! Invariants: `sum` and `combos` count exactly the empty on-board points;
-//! every on-board point's patterns match its line codes, occupied or not,
-//! so taking a stone back only has to count its point again.
+//! every on-board point's patterns match its line codes, occupied or not;
+//! the change stack holds, for each move played, the former state of the
+//! points it changed, and one mark per move.
 
 use super::eval::{self, COMBOS, Combo};
 use super::pattern::{self, EMPTY, Pattern, WALL};
@@ -94,6 +96,26 @@ struct Info {
     value: [i32; 2],
 }
 
+/// A point's patterns, combinations and values before a stone changed
+/// them, kept so that taking the stone back restores them instead of
+/// working them out again.
+#[derive(Clone, Copy)]
+struct Change {
+    point: u16,
+    lines: [[Pattern; 4]; 2],
+    combo: [Combo; 2],
+    value: [i32; 2],
+}
+
+/// What a move changed beyond single points: the sums and counts before
+/// it, and where its changes begin on the stack.
+#[derive(Clone, Copy)]
+struct Mark {
+    sum: [i32; 2],
+    combos: [[u16; COMBOS]; 2],
+    changes: u32,
+}
+
 /// The incremental board.
 #[derive(Clone)]
 pub struct Position {
@@ -108,6 +130,10 @@ pub struct Position {
     /// The stones' bounding box after each move: (first row, last row,
     /// first column, last column) in array coordinates.
     boxes: Vec<[usize; 4]>,
+    /// The points each move changed, oldest move first.
+    changes: Vec<Change>,
+    /// One mark per move played.
+    marks: Vec<Mark>,
     table: &'static [u8],
     shapes: &'static eval::Shapes,
     rule: Rule,
@@ -139,6 +165,10 @@ impl Position {
             side,
             moves: Vec::with_capacity(count),
             boxes: Vec::with_capacity(count),
+            // A stone changes at most the 40 points on its lines: room for
+            // a full board, so a search never allocates.
+            changes: Vec::with_capacity(count * DIRS.len() * 2 * PAD),
+            marks: Vec::with_capacity(count),
             table: pattern::table(rule),
             shapes: eval::Shapes::get(),
             rule,
@@ -207,9 +237,11 @@ impl Position {
     /// row: every candidate is among them.
     pub fn area(&self) -> impl Iterator<Item = usize> + use<> {
         let [r0, r1, c0, c1] = self.boxes.last().copied().unwrap_or([1, 0, 1, 0]);
-        let (first, last) = (PAD, PAD + self.size - 1);
-        let rows = r0.saturating_sub(2).max(first)..=(r1 + 2).min(last);
-        let columns = c0.saturating_sub(2).max(first)..=(c1 + 2).min(last);
+        // Half-open ranges: an inclusive range iterates more slowly, and
+        // this is walked at every node.
+        let (first, end) = (PAD, PAD + self.size);
+        let rows = r0.saturating_sub(2).max(first)..(r1 + 3).min(end);
+        let columns = c0.saturating_sub(2).max(first)..(c1 + 3).min(end);
         rows.flat_map(move |r| columns.clone().map(move |c| r * WIDTH + c))
     }
 
@@ -259,11 +291,22 @@ impl Position {
 
     /// An empty point where `c` makes five, if any.
     pub fn five_point(&self, c: Colour) -> Option<usize> {
-        if self.combo_count(c, eval::C_FIVE) == 0 {
+        let count = self.combo_count(c, eval::C_FIVE);
+        if count == 0 {
             return None;
         }
-        // A five point appears on a line through a recent stone, but a scan
-        // is rare enough to keep simple.
+        // A lone five point is most often on a line through the last
+        // stone: a walk of 40 points finds it without scanning the board
+        // (with more than one, the scan keeps the first in board order).
+        if count == 1 {
+            if let (Some(f), _) = self
+                .moves
+                .last()
+                .map_or((None, false), |&last| self.five_points_near(last, c))
+            {
+                return Some(f);
+            }
+        }
         self.area()
             .find(|&i| self.cell[i] == EMPTY && self.combo(i, c) == eval::C_FIVE)
     }
@@ -290,6 +333,11 @@ impl Position {
     /// Plays the side to move's stone on the empty point `i`.
     pub fn play(&mut self, i: usize) {
         let c = self.side;
+        self.marks.push(Mark {
+            sum: self.sum,
+            combos: self.combos,
+            changes: self.changes.len() as u32,
+        });
         self.count(i, -1);
         self.cell[i] = c;
         self.hash ^= ZOBRIST[c as usize - 1][i];
@@ -312,9 +360,8 @@ impl Position {
         let c = self.cell[i];
         self.cell[i] = EMPTY;
         self.hash ^= ZOBRIST[c as usize - 1][i];
-        self.touch(i, c);
+        self.untouch(i, c);
         self.near_add(i, -1);
-        self.count(i, 1);
         self.side = c;
     }
 
@@ -339,7 +386,8 @@ impl Position {
         }
     }
 
-    /// Flips colour `c` at `i` in the codes of the 40 points around it.
+    /// Puts colour `c` at `i` into the codes of the 40 points around it,
+    /// keeping each changed point's former state for [`Self::untouch`].
     fn touch(&mut self, i: usize, c: Colour) {
         for (d, &step) in DIRS.iter().enumerate() {
             for j in -(PAD as isize)..=PAD as isize {
@@ -373,6 +421,12 @@ impl Position {
                 let (c1, v1) = self.shapes.at(eval::shape(lines[1]));
                 let info = &mut self.info[q];
                 let (old_combo, old_value) = (info.combo, info.value);
+                self.changes.push(Change {
+                    point: q as u16,
+                    lines: info.lines,
+                    combo: old_combo,
+                    value: old_value,
+                });
                 info.lines = lines;
                 info.combo = [c0, c1];
                 info.value = [v0, v1];
@@ -387,6 +441,30 @@ impl Position {
                 }
             }
         }
+    }
+
+    /// Takes colour `c` at `i` back out of the codes of the 40 points
+    /// around it, and puts back what playing it changed.
+    fn untouch(&mut self, i: usize, c: Colour) {
+        for (d, &step) in DIRS.iter().enumerate() {
+            for j in -(PAD as isize)..=PAD as isize {
+                let q = i.wrapping_add_signed(j * step);
+                if j != 0 && self.cell[q] != WALL {
+                    self.info[q].code[d] ^= u32::from(c) << (2 * pattern::slot(-j));
+                }
+            }
+        }
+        let Some(mark) = self.marks.pop() else {
+            return;
+        };
+        for change in self.changes.drain(mark.changes as usize..).rev() {
+            let info = &mut self.info[usize::from(change.point)];
+            info.lines = change.lines;
+            info.combo = change.combo;
+            info.value = change.value;
+        }
+        self.sum = mark.sum;
+        self.combos = mark.combos;
     }
 
     fn count(&mut self, i: usize, sign: i32) {

@@ -81,7 +81,13 @@ impl Search<'_> {
         {
             return self.alphabeta(0, alpha, beta, ply);
         }
-        let list = self.ordered_moves(ply, tt_move);
+        let forcing = opp_fives > 0 || self.pos.combos_at_least(opp, C_B4F3) > 0;
+        let wanted = if ply == 0 || forcing {
+            usize::MAX
+        } else {
+            WIDTH_LIMIT
+        };
+        let list = self.ordered_moves(ply, tt_move, wanted);
         if list.is_empty() {
             self.lists[ply] = list;
             return if self.pos.is_full() {
@@ -90,12 +96,7 @@ impl Search<'_> {
                 self.pos.evaluate()
             };
         }
-        let forcing = opp_fives > 0 || self.pos.combos_at_least(opp, C_B4F3) > 0;
-        let limit = if ply == 0 || forcing {
-            list.len()
-        } else {
-            WIDTH_LIMIT.min(list.len())
-        };
+        let limit = wanted.min(list.len());
         let mut best = -WIN - 1;
         let mut best_move = 0usize;
         let original_alpha = alpha;
@@ -243,7 +244,7 @@ const HISTORY_TRUSTED: i32 = 1 << 10;
 /// How many moves a node at `depth` (at most `PRUNE_DEPTH`) searches
 /// before its late quiet ones are pruned.
 fn prune_count(depth: i32) -> usize {
-    3 + 2 * (depth.max(0) as usize).pow(2)
+    3 + depth.max(0) as usize
 }
 
 /// Plies taken off the `n`th move at `depth`: growing with the logarithm of
@@ -256,7 +257,7 @@ fn late_move_reduction(depth: i32, n: usize) -> i32 {
         let mut t = [[0u8; SIDE]; SIDE];
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (k, r) in row.iter_mut().enumerate().skip(1) {
-                let v = 0.6 + (d as f64).ln() * (k as f64).ln() / 1.7;
+                let v = 0.6 + (d as f64).ln() * (k as f64).ln() / 1.5;
                 *r = v.max(0.0) as u8;
             }
         }

@@ -7,8 +7,9 @@ use crate::engine::position::{DIRS, other};
 use crate::rules::rule::Rule;
 
 impl Search<'_> {
-    /// The moves worth searching at `ply`, best first, in `lists[ply]`.
-    pub(super) fn ordered_moves(&mut self, ply: usize, tt_move: usize) -> MoveList {
+    /// The moves worth searching at `ply`, in `lists[ply]`: the best
+    /// `wanted` first and in order, the rest after them in any order.
+    pub(super) fn ordered_moves(&mut self, ply: usize, tt_move: usize, wanted: usize) -> MoveList {
         let me = self.pos.side();
         let opp = other(me);
         let mut list = std::mem::take(&mut self.lists[ply]);
@@ -77,7 +78,14 @@ impl Search<'_> {
             }
             list.push((score, i as u16));
         }
-        list.sort_unstable_by(|a, b| b.cmp(a));
+        // A node without a forcing situation searches only its first few
+        // moves: picking them costs less than sorting every candidate.
+        if wanted > 0 && wanted < list.len() {
+            list.select_nth_unstable_by(wanted - 1, |a, b| b.cmp(a));
+            list[..wanted].sort_unstable_by(|a, b| b.cmp(a));
+        } else {
+            list.sort_unstable_by(|a, b| b.cmp(a));
+        }
         list
     }
 }

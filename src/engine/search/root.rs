@@ -39,7 +39,7 @@ impl Search<'_> {
         {
             return decided(f, WIN - 3);
         }
-        let list = self.ordered_moves(0, 0);
+        let list = self.ordered_moves(0, 0, usize::MAX);
         let fallback = list.first().map(|&(_, m)| usize::from(m));
         self.lists[0] = list;
         let Some(fallback) = fallback.or_else(|| self.any_empty()) else {
@@ -195,7 +195,7 @@ impl Search<'_> {
         if !threat {
             return None;
         }
-        let list = self.ordered_moves(0, 0);
+        let list = self.ordered_moves(0, 0, usize::MAX);
         let mut keep = Vec::new();
         // The whole check takes at most a quarter of what is left.
         let saved = self.budget;
