@@ -298,12 +298,8 @@ impl Position {
         // A lone five point is most often on a line through the last
         // stone: a walk of 40 points finds it without scanning the board
         // (with more than one, the scan keeps the first in board order).
-        if count == 1 {
-            if let (Some(f), _) = self
-                .moves
-                .last()
-                .map_or((None, false), |&last| self.five_points_near(last, c))
-            {
+        if let (1, Some(&last)) = (count, self.moves.last()) {
+            if let (Some(f), _) = self.five_points_near(last, c) {
                 return Some(f);
             }
         }
