@@ -61,6 +61,9 @@ pub struct Search<'a> {
     tt: &'a mut Table,
     history: &'a mut [[i32; CELLS]; 2],
     killers: [[u16; 2]; MAX_PLY],
+    /// For each side and each last move of the opponent's, the quiet move
+    /// that last refuted it.
+    counters: Box<[[u16; CELLS]; 2]>,
     /// Nodes visited, threat solvers included.
     nodes: u64,
     budget: Budget,
@@ -135,6 +138,7 @@ impl<'a> Search<'a> {
             tt,
             history,
             killers: [[0; 2]; MAX_PLY],
+            counters: Box::new([[0; CELLS]; 2]),
             nodes: 0,
             budget,
             halt,
