@@ -1,7 +1,7 @@
 //! The principal-variation alpha-beta search below the root.
 
 use super::vcf::vcf_plies;
-use super::{LEAF_VCF, LEAF_VCF_NODES, MAX_PLY, Search, WIDTH_LIMIT, WIN};
+use super::{LEAF_VCF, LEAF_VCF_NODES, MAX_PLY, NO_EVAL, Search, WIDTH_LIMIT, WIN};
 use crate::engine::eval::{C_B4, C_B4F3, C_B4P, C_DF3, C_F3, C_FIVE, EVAL_LIMIT};
 use crate::engine::position::other;
 use crate::engine::tt::Bound;
@@ -54,6 +54,17 @@ impl Search<'_> {
         if depth <= 0 && opp_fives == 0 {
             return self.horizon(ply, key);
         }
+        let static_eval = if opp_fives == 0 {
+            self.pos.evaluate()
+        } else {
+            NO_EVAL
+        };
+        self.evals[ply] = static_eval;
+        // Better than two plies ago: late moves are worth more of a look.
+        let improving = ply >= 2
+            && static_eval != NO_EVAL
+            && self.evals[ply - 2] != NO_EVAL
+            && static_eval > self.evals[ply - 2];
         // Far above beta near the horizon, with no threat of the opponent's
         // to answer, a position stays above it: the side to move could
         // almost pass.
@@ -110,7 +121,7 @@ impl Search<'_> {
                 && !pv_node
                 && !forcing
                 && depth <= PRUNE_DEPTH
-                && n >= prune_count(depth)
+                && n >= prune_count(depth, improving)
                 && best > -EVAL_LIMIT
             {
                 continue;
@@ -246,8 +257,8 @@ const HISTORY_TRUSTED: i32 = 1 << 10;
 
 /// How many moves a node at `depth` (at most `PRUNE_DEPTH`) searches
 /// before its late quiet ones are pruned.
-fn prune_count(depth: i32) -> usize {
-    3 + depth.max(0) as usize
+fn prune_count(depth: i32, improving: bool) -> usize {
+    2 + depth.max(0) as usize + 2 * usize::from(improving)
 }
 
 /// Plies taken off the `n`th move at `depth`: growing with the logarithm of

@@ -51,6 +51,9 @@ const ROOT_VCT: u32 = 6;
 /// The most nodes a root threat solver may take.
 const SOLVER_CAP: u64 = 300_000;
 
+/// No static score at this ply.
+const NO_EVAL: i32 = i32::MIN;
+
 /// A move list: (ordering score, array index).
 pub type MoveList = Vec<(i32, u16)>;
 
@@ -64,6 +67,9 @@ pub struct Search<'a> {
     /// For each side and each last move of the opponent's, the quiet move
     /// that last refuted it.
     counters: Box<[[u16; CELLS]; 2]>,
+    /// The static score of the node at each ply, or [`NO_EVAL`] where the
+    /// opponent had a four (the score then means nothing).
+    evals: [i32; MAX_PLY],
     /// Nodes visited, threat solvers included.
     nodes: u64,
     budget: Budget,
@@ -139,6 +145,7 @@ impl<'a> Search<'a> {
             history,
             killers: [[0; 2]; MAX_PLY],
             counters: Box::new([[0; CELLS]; 2]),
+            evals: [NO_EVAL; MAX_PLY],
             nodes: 0,
             budget,
             halt,
