@@ -73,11 +73,9 @@ impl Search<'_> {
             && beta.abs() < EVAL_LIMIT
             && opp_fives == 0
             && self.pos.combos_at_least(opp, C_DF3) == 0
+            && static_eval - FUTILITY_MARGIN * depth >= beta
         {
-            let eval = self.pos.evaluate();
-            if eval - FUTILITY_MARGIN * depth >= beta {
-                return eval;
-            }
+            return static_eval;
         }
         // Far below alpha near the horizon, only a threat could save the
         // node: what the horizon sees (continuous fours, else the static
@@ -88,7 +86,7 @@ impl Search<'_> {
             && opp_fives == 0
             && self.pos.combos_at_least(opp, C_B4F3) == 0
             && self.pos.combos_at_least(me, C_DF3) == 0
-            && self.pos.evaluate() + RAZOR_MARGIN * depth < alpha
+            && static_eval + RAZOR_MARGIN * depth < alpha
         {
             return self.alphabeta(0, alpha, beta, ply);
         }

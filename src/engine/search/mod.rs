@@ -1,7 +1,7 @@
 //! The searcher: iterative deepening over a principal-variation alpha-beta
-//! search, with a transposition table, threat-first move ordering, killer
-//! and history heuristics, late-move reductions, and the threat solvers at
-//! the root and at the leaves.
+//! search, with a transposition table, threat-first move ordering, killer,
+//! countermove and history heuristics, late-move reductions, and the threat
+//! solvers at the root and at the leaves.
 //!
 //! Threats cut the tree before any move is generated: a side with a five
 //! point has won, two opposing five points have lost, an open four against
