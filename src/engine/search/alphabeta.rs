@@ -1,7 +1,7 @@
 //! The principal-variation alpha-beta search below the root.
 
 use super::vcf::vcf_plies;
-use super::{LEAF_VCF, LEAF_VCF_NODES, MAX_PLY, Search, WIDTH_LIMIT, WIN};
+use super::{LEAF_VCF, LEAF_VCF_NODES, MAX_PLY, NO_EVAL, Search, WIDTH_LIMIT, WIN};
 use crate::engine::eval::{C_B4, C_B4F3, C_B4P, C_DF3, C_F3, C_FIVE, EVAL_LIMIT};
 use crate::engine::position::other;
 use crate::engine::tt::Bound;
@@ -54,6 +54,17 @@ impl Search<'_> {
         if depth <= 0 && opp_fives == 0 {
             return self.horizon(ply, key);
         }
+        let static_eval = if opp_fives == 0 {
+            self.pos.evaluate()
+        } else {
+            NO_EVAL
+        };
+        self.evals[ply] = static_eval;
+        // Better than two plies ago: late moves are worth more of a look.
+        let improving = ply >= 2
+            && static_eval != NO_EVAL
+            && self.evals[ply - 2] != NO_EVAL
+            && static_eval > self.evals[ply - 2];
         // Far above beta near the horizon, with no threat of the opponent's
         // to answer, a position stays above it: the side to move could
         // almost pass.
@@ -62,11 +73,9 @@ impl Search<'_> {
             && beta.abs() < EVAL_LIMIT
             && opp_fives == 0
             && self.pos.combos_at_least(opp, C_DF3) == 0
+            && static_eval - FUTILITY_MARGIN * depth >= beta
         {
-            let eval = self.pos.evaluate();
-            if eval - FUTILITY_MARGIN * depth >= beta {
-                return eval;
-            }
+            return static_eval;
         }
         // Far below alpha near the horizon, only a threat could save the
         // node: what the horizon sees (continuous fours, else the static
@@ -77,7 +86,7 @@ impl Search<'_> {
             && opp_fives == 0
             && self.pos.combos_at_least(opp, C_B4F3) == 0
             && self.pos.combos_at_least(me, C_DF3) == 0
-            && self.pos.evaluate() + RAZOR_MARGIN * depth < alpha
+            && static_eval + RAZOR_MARGIN * depth < alpha
         {
             return self.alphabeta(0, alpha, beta, ply);
         }
@@ -110,7 +119,7 @@ impl Search<'_> {
                 && !pv_node
                 && !forcing
                 && depth <= PRUNE_DEPTH
-                && n >= prune_count(depth)
+                && n >= prune_count(depth, improving)
                 && best > -EVAL_LIMIT
             {
                 continue;
@@ -163,6 +172,9 @@ impl Search<'_> {
                     if k[0] != m as u16 {
                         k[1] = k[0];
                         k[0] = m as u16;
+                    }
+                    if let Some(&last) = self.pos.moves().last() {
+                        self.counters[me as usize - 1][last] = m as u16;
                     }
                     let h = &mut self.history[me as usize - 1][m];
                     *h += depth * depth;
@@ -243,8 +255,8 @@ const HISTORY_TRUSTED: i32 = 1 << 10;
 
 /// How many moves a node at `depth` (at most `PRUNE_DEPTH`) searches
 /// before its late quiet ones are pruned.
-fn prune_count(depth: i32) -> usize {
-    3 + depth.max(0) as usize
+fn prune_count(depth: i32, improving: bool) -> usize {
+    2 + depth.max(0) as usize + 2 * usize::from(improving)
 }
 
 /// Plies taken off the `n`th move at `depth`: growing with the logarithm of

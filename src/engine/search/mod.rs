@@ -1,7 +1,7 @@
 //! The searcher: iterative deepening over a principal-variation alpha-beta
-//! search, with a transposition table, threat-first move ordering, killer
-//! and history heuristics, late-move reductions, and the threat solvers at
-//! the root and at the leaves.
+//! search, with a transposition table, threat-first move ordering, killer,
+//! countermove and history heuristics, late-move reductions, and the threat
+//! solvers at the root and at the leaves.
 //!
 //! Threats cut the tree before any move is generated: a side with a five
 //! point has won, two opposing five points have lost, an open four against
@@ -51,6 +51,9 @@ const ROOT_VCT: u32 = 6;
 /// The most nodes a root threat solver may take.
 const SOLVER_CAP: u64 = 300_000;
 
+/// No static score at this ply.
+const NO_EVAL: i32 = i32::MIN;
+
 /// A move list: (ordering score, array index).
 pub type MoveList = Vec<(i32, u16)>;
 
@@ -61,6 +64,12 @@ pub struct Search<'a> {
     tt: &'a mut Table,
     history: &'a mut [[i32; CELLS]; 2],
     killers: [[u16; 2]; MAX_PLY],
+    /// For each side and each last move of the opponent's, the quiet move
+    /// that last refuted it.
+    counters: Box<[[u16; CELLS]; 2]>,
+    /// The static score of the node at each ply, or [`NO_EVAL`] where the
+    /// opponent had a four (the score then means nothing).
+    evals: [i32; MAX_PLY],
     /// Nodes visited, threat solvers included.
     nodes: u64,
     budget: Budget,
@@ -135,6 +144,8 @@ impl<'a> Search<'a> {
             tt,
             history,
             killers: [[0; 2]; MAX_PLY],
+            counters: Box::new([[0; CELLS]; 2]),
+            evals: [NO_EVAL; MAX_PLY],
             nodes: 0,
             budget,
             halt,

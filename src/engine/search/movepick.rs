@@ -51,6 +51,11 @@ impl Search<'_> {
             &[]
         };
         let killers = self.killers[ply.min(MAX_PLY - 1)];
+        let counter = self
+            .pos
+            .moves()
+            .last()
+            .map_or(0, |&last| self.counters[me as usize - 1][last]);
         for i in self.pos.area() {
             if !self.pos.is_candidate(i) {
                 continue;
@@ -75,6 +80,8 @@ impl Search<'_> {
                 score = i32::MAX;
             } else if killers.contains(&(i as u16)) {
                 score += 400 * 16;
+            } else if i as u16 == counter {
+                score += 300 * 16;
             }
             list.push((score, i as u16));
         }
