@@ -66,7 +66,7 @@ pub struct Search<'a> {
     killers: [[u16; 2]; MAX_PLY],
     /// For each side and each last move of the opponent's, the quiet move
     /// that last refuted it.
-    counters: Box<[[u16; CELLS]; 2]>,
+    counters: [[u16; CELLS]; 2],
     /// The static score of the node at each ply, or [`NO_EVAL`] where the
     /// opponent had a four (the score then means nothing).
     evals: [i32; MAX_PLY],
@@ -144,7 +144,7 @@ impl<'a> Search<'a> {
             tt,
             history,
             killers: [[0; 2]; MAX_PLY],
-            counters: Box::new([[0; CELLS]; 2]),
+            counters: [[0; CELLS]; 2],
             evals: [NO_EVAL; MAX_PLY],
             nodes: 0,
             budget,
