@@ -1,7 +1,7 @@
 //! The principal-variation alpha-beta search below the root.
 
 use super::vcf::vcf_plies;
-use super::{LEAF_VCF, LEAF_VCF_NODES, MAX_PLY, NO_EVAL, Search, WIDTH_LIMIT, WIN};
+use super::{LEAF_VCF, LEAF_VCF_NODES, MAX_PLY, NO_EVAL, PV_WIDTH_LIMIT, Search, WIDTH_LIMIT, WIN};
 use crate::engine::eval::{C_B4, C_B4F3, C_B4P, C_DF3, C_F3, C_FIVE, EVAL_LIMIT};
 use crate::engine::position::other;
 use crate::engine::tt::Bound;
@@ -93,6 +93,8 @@ impl Search<'_> {
         let forcing = opp_fives > 0 || self.pos.combos_at_least(opp, C_B4F3) > 0;
         let wanted = if ply == 0 || forcing {
             usize::MAX
+        } else if pv_node {
+            PV_WIDTH_LIMIT
         } else {
             WIDTH_LIMIT
         };

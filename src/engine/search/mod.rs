@@ -40,6 +40,9 @@ pub const WIN: i32 = 30_000;
 pub const MAX_PLY: usize = 200;
 /// Moves searched at an inner node that has no forcing situation.
 const WIDTH_LIMIT: usize = 8;
+/// Moves searched at an inner node of the expected line: few such nodes,
+/// and their mistakes are the ones the root sees.
+const PV_WIDTH_LIMIT: usize = 16;
 /// Depth, in own moves, of the VCF tried at the leaves.
 const LEAF_VCF: u32 = 5;
 /// The most nodes one leaf VCF may take: a leaf is one of millions, and a
