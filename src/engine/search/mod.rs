@@ -54,9 +54,6 @@ const ROOT_VCT: u32 = 6;
 /// The most nodes a root threat solver may take.
 const SOLVER_CAP: u64 = 300_000;
 
-/// No static score at this ply.
-const NO_EVAL: i32 = i32::MIN;
-
 /// A move list: (ordering score, array index).
 pub type MoveList = Vec<(i32, u16)>;
 
@@ -70,9 +67,9 @@ pub struct Search<'a> {
     /// For each side and each last move of the opponent's, the quiet move
     /// that last refuted it.
     counters: [[u16; CELLS]; 2],
-    /// The static score of the node at each ply, or [`NO_EVAL`] where the
-    /// opponent had a four (the score then means nothing).
-    evals: [i32; MAX_PLY],
+    /// The static score of the node at each ply; none where the opponent
+    /// had a four (a score then means nothing).
+    evals: [Option<i32>; MAX_PLY],
     /// Nodes visited, threat solvers included.
     nodes: u64,
     budget: Budget,
@@ -148,7 +145,7 @@ impl<'a> Search<'a> {
             history,
             killers: [[0; 2]; MAX_PLY],
             counters: [[0; CELLS]; 2],
-            evals: [NO_EVAL; MAX_PLY],
+            evals: [None; MAX_PLY],
             nodes: 0,
             budget,
             halt,
