@@ -46,7 +46,7 @@ const PV_WIDTH_LIMIT: usize = 16;
 /// Depth, in own moves, of the VCF tried at the leaves. Most wins it finds
 /// are one or two fours long; at five, the leaves' solver took two thirds
 /// to nine tenths of the search's nodes (measured on the depth bench).
-const LEAF_VCF: u32 = 2;
+const LEAF_VCF: u32 = 1;
 /// The most nodes one leaf VCF may take: a leaf is one of millions, and a
 /// position rich in fours must not turn it into a root solver.
 const LEAF_VCF_NODES: u64 = 1_000;
