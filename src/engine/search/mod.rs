@@ -43,9 +43,11 @@ const WIDTH_LIMIT: usize = 8;
 /// Moves searched at an inner node of the expected line: few such nodes,
 /// and their mistakes are the ones the root sees.
 const PV_WIDTH_LIMIT: usize = 16;
-/// Depth, in own moves, of the VCF tried at the leaves. Most wins it finds
-/// are one or two fours long; at five, the leaves' solver took two thirds
-/// to nine tenths of the search's nodes (measured on the depth bench).
+/// Depth, in own moves, of the VCF tried at the leaves: one four whose
+/// block leaves a win. Deeper, the solver took most of the search's nodes
+/// (at five, two thirds to nine tenths on the depth bench) for wins that
+/// were mostly one or two fours long, and self-play preferred each of 3, 2
+/// and 1 to the depth before it.
 const LEAF_VCF: u32 = 1;
 /// The most nodes one leaf VCF may take: a leaf is one of millions, and a
 /// position rich in fours must not turn it into a root solver.
