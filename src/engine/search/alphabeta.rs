@@ -1,7 +1,7 @@
 //! The principal-variation alpha-beta search below the root.
 
 use super::vcf::vcf_plies;
-use super::{LEAF_VCF, LEAF_VCF_NODES, MAX_PLY, NO_EVAL, Search, WIDTH_LIMIT, WIN};
+use super::{LEAF_VCF, LEAF_VCF_NODES, MAX_PLY, PV_WIDTH_LIMIT, Search, WIDTH_LIMIT, WIN};
 use crate::engine::eval::{C_B4, C_B4F3, C_B4P, C_DF3, C_F3, C_FIVE, EVAL_LIMIT};
 use crate::engine::position::other;
 use crate::engine::tt::Bound;
@@ -54,45 +54,43 @@ impl Search<'_> {
         if depth <= 0 && opp_fives == 0 {
             return self.horizon(ply, key);
         }
-        let static_eval = if opp_fives == 0 {
-            self.pos.evaluate()
-        } else {
-            NO_EVAL
-        };
+        // With a four of the opponent's to block, a static score means
+        // nothing: there is none.
+        let static_eval = (opp_fives == 0).then(|| self.pos.evaluate());
         self.evals[ply] = static_eval;
         // Better than two plies ago: late moves are worth more of a look.
-        let improving = ply >= 2
-            && static_eval != NO_EVAL
-            && self.evals[ply - 2] != NO_EVAL
-            && static_eval > self.evals[ply - 2];
-        // Far above beta near the horizon, with no threat of the opponent's
-        // to answer, a position stays above it: the side to move could
-        // almost pass.
-        if !pv_node
-            && depth <= FUTILITY_DEPTH
-            && beta.abs() < EVAL_LIMIT
-            && opp_fives == 0
-            && self.pos.combos_at_least(opp, C_DF3) == 0
-            && static_eval - FUTILITY_MARGIN * depth >= beta
-        {
-            return static_eval;
-        }
-        // Far below alpha near the horizon, only a threat could save the
-        // node: what the horizon sees (continuous fours, else the static
-        // score) decides it.
-        if !pv_node
-            && depth <= RAZOR_DEPTH
-            && alpha.abs() < EVAL_LIMIT
-            && opp_fives == 0
-            && self.pos.combos_at_least(opp, C_B4F3) == 0
-            && self.pos.combos_at_least(me, C_DF3) == 0
-            && static_eval + RAZOR_MARGIN * depth < alpha
-        {
-            return self.alphabeta(0, alpha, beta, ply);
+        let improving = match (static_eval, ply.checked_sub(2).and_then(|p| self.evals[p])) {
+            (Some(now), Some(before)) => now > before,
+            _ => false,
+        };
+        if let Some(eval) = static_eval.filter(|_| !pv_node) {
+            // Far above beta near the horizon, with no threat of the
+            // opponent's to answer, a position stays above it: the side to
+            // move could almost pass.
+            if depth <= FUTILITY_DEPTH
+                && beta.abs() < EVAL_LIMIT
+                && self.pos.combos_at_least(opp, C_DF3) == 0
+                && eval - FUTILITY_MARGIN * depth >= beta
+            {
+                return eval;
+            }
+            // Far below alpha near the horizon, only a threat could save
+            // the node: what the horizon sees (continuous fours, else the
+            // static score) decides it.
+            if depth <= RAZOR_DEPTH
+                && alpha.abs() < EVAL_LIMIT
+                && self.pos.combos_at_least(opp, C_B4F3) == 0
+                && self.pos.combos_at_least(me, C_DF3) == 0
+                && eval + RAZOR_MARGIN * depth < alpha
+            {
+                return self.alphabeta(0, alpha, beta, ply);
+            }
         }
         let forcing = opp_fives > 0 || self.pos.combos_at_least(opp, C_B4F3) > 0;
         let wanted = if ply == 0 || forcing {
             usize::MAX
+        } else if pv_node {
+            PV_WIDTH_LIMIT
         } else {
             WIDTH_LIMIT
         };

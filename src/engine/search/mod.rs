@@ -40,8 +40,15 @@ pub const WIN: i32 = 30_000;
 pub const MAX_PLY: usize = 200;
 /// Moves searched at an inner node that has no forcing situation.
 const WIDTH_LIMIT: usize = 8;
-/// Depth, in own moves, of the VCF tried at the leaves.
-const LEAF_VCF: u32 = 5;
+/// Moves searched at an inner node of the expected line: few such nodes,
+/// and their mistakes are the ones the root sees.
+const PV_WIDTH_LIMIT: usize = 16;
+/// Depth, in own moves, of the VCF tried at the leaves: one four whose
+/// block leaves a win. Deeper, the solver took most of the search's nodes
+/// (at five, two thirds to nine tenths on the depth bench) for wins that
+/// were mostly one or two fours long, and self-play preferred each of 3, 2
+/// and 1 to the depth before it.
+const LEAF_VCF: u32 = 1;
 /// The most nodes one leaf VCF may take: a leaf is one of millions, and a
 /// position rich in fours must not turn it into a root solver.
 const LEAF_VCF_NODES: u64 = 1_000;
@@ -50,9 +57,6 @@ const ROOT_VCF: u32 = 30;
 const ROOT_VCT: u32 = 6;
 /// The most nodes a root threat solver may take.
 const SOLVER_CAP: u64 = 300_000;
-
-/// No static score at this ply.
-const NO_EVAL: i32 = i32::MIN;
 
 /// A move list: (ordering score, array index).
 pub type MoveList = Vec<(i32, u16)>;
@@ -67,9 +71,9 @@ pub struct Search<'a> {
     /// For each side and each last move of the opponent's, the quiet move
     /// that last refuted it.
     counters: [[u16; CELLS]; 2],
-    /// The static score of the node at each ply, or [`NO_EVAL`] where the
-    /// opponent had a four (the score then means nothing).
-    evals: [i32; MAX_PLY],
+    /// The static score of the node at each ply; none where the opponent
+    /// had a four (a score then means nothing).
+    evals: [Option<i32>; MAX_PLY],
     /// Nodes visited, threat solvers included.
     nodes: u64,
     budget: Budget,
@@ -145,7 +149,7 @@ impl<'a> Search<'a> {
             history,
             killers: [[0; 2]; MAX_PLY],
             counters: [[0; CELLS]; 2],
-            evals: [NO_EVAL; MAX_PLY],
+            evals: [None; MAX_PLY],
             nodes: 0,
             budget,
             halt,
