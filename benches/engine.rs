@@ -14,8 +14,9 @@
 //!   to a fixed depth; prints the total node count alone. Any change that
 //!   alters it changed the search, and must write the new value into
 //!   `benches/signature.txt`, which `cargo test` checks.
-//! - `speed`: nodes per second and the depth reached in one second on a
-//!   midgame position.
+//! - `speed`: nodes per second and the depth reached in one second on
+//!   the first position of `benches/depth/positions.txt` (the search ends
+//!   sooner where it proves a result).
 //! - `depth`: the fixed midgame positions of `benches/depth/positions.txt`
 //!   (20×20 freestyle, from real games), one second each
 //!   (`GOMOKU_ENGINE_MS`); the search's line per completed depth (as the
@@ -56,7 +57,7 @@ mod depth;
 mod signature;
 mod sprt;
 
-use signature::{OPENINGS, board_of, midgame, parse_moves};
+use signature::{OPENINGS, parse_moves};
 
 fn main() {
     let args: Vec<String> = std::env::args()
@@ -212,42 +213,33 @@ fn sprt_test() {
 }
 
 fn speed() {
-    // The first midgame position (from 16 stones on) that no threat
-    // decides at once, so the time goes to the full search.
-    let probe = Limits {
-        nodes: Some(20_000),
-        ..Limits::default()
+    // A fixed midgame position from a real game that no threat decides at
+    // once, so the second goes to the full search. (A position picked from
+    // the engine's own self-play changed with the engine, and once every
+    // candidate was decided the bench measured a search of no nodes.)
+    let Some(position) = depth::positions().ok().and_then(|p| p.into_iter().next()) else {
+        eprintln!("speed: no position in benches/depth/positions.txt");
+        std::process::exit(1);
     };
-    let full = midgame(OPENINGS[0], 40);
-    let moves = (16..full.len())
-        .map(|n| full[..n].to_vec())
-        .find(|moves| {
-            let (board, player) = board_of(moves);
-            Engine::new(1 << 20)
-                .think(&board, player, Rule::Freestyle, probe)
-                .is_some_and(|t| t.depth > 0 && t.score.abs() < 10_000)
-        })
-        .unwrap_or(full);
-    let (board, player) = board_of(&moves);
-    let mut engine = Engine::new(64 << 20);
-    let start = Instant::now();
     let limits = Limits {
         time: Some(Duration::from_secs(1)),
         ..Limits::default()
     };
-    let t = engine
-        .think(&board, player, Rule::Freestyle, limits)
-        .expect("board not full");
+    let start = Instant::now();
+    let found = Engine::new(engine::DEFAULT_MEMORY)
+        .search(&position.setup(), limits)
+        .expect("a position of the bench is not full");
     let secs = start.elapsed().as_secs_f64();
     println!(
-        "speed: {} stones, {} nodes in {:.3} s = {:.0} nodes/s, depth {}, best {} score {}",
-        moves.len(),
-        t.nodes,
+        "speed: position {} ({} stones), {} nodes in {:.3} s = {:.0} nodes/s, depth {}, best {} score {}",
+        position.line,
+        position.moves.len(),
+        found.nodes,
         secs,
-        t.nodes as f64 / secs,
-        t.depth,
-        t.best,
-        t.score
+        found.nodes as f64 / secs,
+        found.depth,
+        depth::name(found.best),
+        found.score
     );
 }
 
