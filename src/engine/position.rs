@@ -87,9 +87,10 @@ const fn zobrist() -> [[u64; CELLS]; 2] {
 static ZOBRIST: [[u64; CELLS]; 2] = zobrist();
 
 /// Per point: line codes, patterns per colour and direction, combination
-/// and value per colour. Kept up to date for empty points only: a stone's
-/// point holds what it held when the stone was played, which is what it
-/// must hold again once the stone is taken back.
+/// and value per colour. The codes are kept up to date for every point;
+/// the rest for empty points only: a stone's point holds what it held when
+/// the stone was played, which is what it must hold again once the stone is
+/// taken back.
 #[derive(Clone, Copy, Default)]
 struct Info {
     code: [u32; 4],
@@ -384,9 +385,9 @@ impl Position {
         }
     }
 
-    /// Puts colour `c` at `i` into the codes of the empty points among the
-    /// 40 around it, keeping each changed point's former state for
-    /// [`Self::untouch`].
+    /// Puts colour `c` at `i` into the codes of the 40 points around it,
+    /// and works out the empty ones' patterns again, keeping each changed
+    /// point's former state for [`Self::untouch`].
     fn touch(&mut self, i: usize, c: Colour) {
         for (d, &step) in DIRS.iter().enumerate() {
             for j in -(PAD as isize)..=PAD as isize {
@@ -394,14 +395,16 @@ impl Position {
                     continue;
                 }
                 let q = i.wrapping_add_signed(j * step);
-                // A stone's point needs no codes while it stands: stones
+                // Every point's codes, walls' included: no branch, and
+                // undo takes them back the same way.
+                let code = self.info[q].code[d] ^ (u32::from(c) << (2 * pattern::slot(-j)));
+                self.info[q].code[d] = code;
+                // A stone's point needs no patterns while it stands: stones
                 // come off in the reverse order, so when it is empty again
                 // every stone it did not see is gone.
                 if self.cell[q] != EMPTY {
                     continue;
                 }
-                let code = self.info[q].code[d] ^ (u32::from(c) << (2 * pattern::slot(-j)));
-                self.info[q].code[d] = code;
                 let entry = self.table[pattern::index(code, self.rule)];
                 let (own, theirs) = (pattern::own(entry), pattern::theirs(entry));
                 let lines = self.info[q].lines;
@@ -443,14 +446,13 @@ impl Position {
         }
     }
 
-    /// Takes colour `c` at `i` back out of the codes of the empty points
-    /// among the 40 around it (the same points [`Self::touch`] changed: every
-    /// later stone is gone), and puts back what playing it changed.
+    /// Takes colour `c` at `i` back out of the codes of the 40 points
+    /// around it, and puts back what playing it changed.
     fn untouch(&mut self, i: usize, c: Colour) {
         for (d, &step) in DIRS.iter().enumerate() {
             for j in -(PAD as isize)..=PAD as isize {
                 let q = i.wrapping_add_signed(j * step);
-                if j != 0 && self.cell[q] == EMPTY {
+                if j != 0 {
                     self.info[q].code[d] ^= u32::from(c) << (2 * pattern::slot(-j));
                 }
             }
