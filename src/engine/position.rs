@@ -87,7 +87,10 @@ const fn zobrist() -> [[u64; CELLS]; 2] {
 static ZOBRIST: [[u64; CELLS]; 2] = zobrist();
 
 /// Per point: line codes, patterns per colour and direction, combination
-/// and value per colour.
+/// and value per colour. The codes are kept up to date for every point;
+/// the rest for empty points only: a stone's point holds what it held when
+/// the stone was played, which is what it must hold again once the stone is
+/// taken back.
 #[derive(Clone, Copy, Default)]
 struct Info {
     code: [u32; 4],
@@ -383,7 +386,8 @@ impl Position {
     }
 
     /// Puts colour `c` at `i` into the codes of the 40 points around it,
-    /// keeping each changed point's former state for [`Self::untouch`].
+    /// and works out the empty ones' patterns again, keeping each changed
+    /// point's former state for [`Self::untouch`].
     fn touch(&mut self, i: usize, c: Colour) {
         for (d, &step) in DIRS.iter().enumerate() {
             for j in -(PAD as isize)..=PAD as isize {
@@ -391,11 +395,16 @@ impl Position {
                     continue;
                 }
                 let q = i.wrapping_add_signed(j * step);
-                if self.cell[q] == WALL {
-                    continue;
-                }
+                // Every point's codes, walls' included: no branch, and
+                // undo takes them back the same way.
                 let code = self.info[q].code[d] ^ (u32::from(c) << (2 * pattern::slot(-j)));
                 self.info[q].code[d] = code;
+                // A stone's point needs no patterns while it stands: stones
+                // come off in the reverse order, so when it is empty again
+                // every stone it did not see is gone.
+                if self.cell[q] != EMPTY {
+                    continue;
+                }
                 let entry = self.table[pattern::index(code, self.rule)];
                 let (own, theirs) = (pattern::own(entry), pattern::theirs(entry));
                 let lines = self.info[q].lines;
@@ -426,14 +435,12 @@ impl Position {
                 info.lines = lines;
                 info.combo = [c0, c1];
                 info.value = [v0, v1];
-                if self.cell[q] == EMPTY {
-                    self.sum[0] += v0 - old_value[0];
-                    self.sum[1] += v1 - old_value[1];
-                    let changes = [(old_combo[0], c0), (old_combo[1], c1)];
-                    for (n, (was, now)) in self.combos.iter_mut().zip(changes) {
-                        n[was as usize] = n[was as usize].wrapping_sub(1);
-                        n[now as usize] = n[now as usize].wrapping_add(1);
-                    }
+                self.sum[0] += v0 - old_value[0];
+                self.sum[1] += v1 - old_value[1];
+                let changes = [(old_combo[0], c0), (old_combo[1], c1)];
+                for (n, (was, now)) in self.combos.iter_mut().zip(changes) {
+                    n[was as usize] = n[was as usize].wrapping_sub(1);
+                    n[now as usize] = n[now as usize].wrapping_add(1);
                 }
             }
         }
@@ -445,7 +452,7 @@ impl Position {
         for (d, &step) in DIRS.iter().enumerate() {
             for j in -(PAD as isize)..=PAD as isize {
                 let q = i.wrapping_add_signed(j * step);
-                if j != 0 && self.cell[q] != WALL {
+                if j != 0 {
                     self.info[q].code[d] ^= u32::from(c) << (2 * pattern::slot(-j));
                 }
             }
@@ -501,6 +508,50 @@ mod tests {
             .wrapping_mul(6_364_136_223_846_793_005)
             .wrapping_add(1_442_695_040_888_963_407);
         (*state >> 33) as usize
+    }
+
+    /// Every empty point's codes, patterns, combinations and values, and
+    /// the sums and counts, as a position built afresh from the same stones
+    /// has them.
+    fn assert_same_as_fresh(pos: &Position) {
+        let mut fresh = Position::new(pos.rule, 1, pos.size as u8);
+        for &i in &pos.moves {
+            fresh.put(i, pos.cell[i]);
+        }
+        for &i in pos.points.iter().filter(|&&i| pos.cell[i] == EMPTY) {
+            let (a, b) = (pos.info[i], fresh.info[i]);
+            assert_eq!(a.code, b.code, "codes at {i}");
+            assert_eq!(a.lines, b.lines, "patterns at {i}");
+            assert_eq!(a.combo, b.combo, "combinations at {i}");
+            assert_eq!(a.value, b.value, "values at {i}");
+        }
+        assert_eq!(pos.sum, fresh.sum, "sums");
+        assert_eq!(pos.combos, fresh.combos, "combination counts");
+    }
+
+    #[test]
+    fn empty_points_stay_as_a_fresh_position_has_them_through_play_and_undo() {
+        for rule in Rule::ALL {
+            let mut seed = 11u64;
+            for _game in 0..6 {
+                let mut pos = Position::new(rule, 1, 15);
+                for step in 0..150 {
+                    // Mostly forward, sometimes a few stones back, so stones
+                    // come off over points that changed while they stood.
+                    if step % 7 == 6 {
+                        for _ in 0..lcg(&mut seed) % 4 {
+                            pos.undo();
+                        }
+                    } else {
+                        let i = pos.points[lcg(&mut seed) % pos.points.len()];
+                        if pos.cell(i) == EMPTY {
+                            pos.play(i);
+                        }
+                    }
+                    assert_same_as_fresh(&pos);
+                }
+            }
+        }
     }
 
     #[test]

@@ -23,7 +23,7 @@ impl Search<'_> {
         if opp_fives >= 2 && self.fives_unstoppable() {
             return -(WIN - ply_score - 2);
         }
-        if opp_fives == 0 && self.flex_four(me).is_some() {
+        if opp_fives == 0 && self.has_flex_four(me) {
             return WIN - ply_score - 3;
         }
         if ply > 0 && self.two_threats_win(me) {

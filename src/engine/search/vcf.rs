@@ -281,7 +281,7 @@ impl Search<'_> {
     /// caro there is no such shortcut (see [`Self::fives_unstoppable`]):
     /// `None`, and the move is searched as a four.
     pub(super) fn flex_four(&self, c: Colour) -> Option<usize> {
-        if self.pos.rule() == Rule::Caro || self.pos.combos_at_least(c, C_FLEX4) == 0 {
+        if !self.has_flex_four(c) {
             return None;
         }
         self.pos
@@ -289,6 +289,12 @@ impl Search<'_> {
             .iter()
             .copied()
             .find(|&i| self.pos.cell(i) == pattern::EMPTY && self.pos.combo(i, c) >= C_FLEX4)
+    }
+
+    /// Whether [`Self::flex_four`] would find a point, without the scan for
+    /// it: the counts hold empty points only.
+    pub(super) fn has_flex_four(&self, c: Colour) -> bool {
+        self.pos.rule() != Rule::Caro && self.pos.combos_at_least(c, C_FLEX4) > 0
     }
 
     /// Whether `c`, to move, wins by a four-three or a three-three: the
