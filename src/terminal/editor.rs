@@ -19,6 +19,8 @@ use std::os::fd::AsFd;
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::termios::{self, InputModes, LocalModes, OptionalActions, SpecialCodeIndex, Termios};
 
+use unicode_width::UnicodeWidthStr;
+
 use super::keys::{Key, Keys};
 use super::{Keyboard, TerminalError, Typed};
 
@@ -126,19 +128,22 @@ impl Line {
 
     /// The start of the character before `at`.
     fn before(&self, at: usize) -> usize {
-        units(&self.bytes)
-            .map(|u| u.start)
-            .take_while(|&s| s < at)
-            .last()
-            .unwrap_or(0)
+        self.stops().take_while(|&s| s < at).last().unwrap_or(0)
     }
 
     /// The end of the character at `at`.
     fn after(&self, at: usize) -> usize {
+        self.stops().find(|&s| s > at).unwrap_or(self.bytes.len())
+    }
+
+    /// Where the cursor may stand: the start of each character that takes
+    /// a column, and the end. A combining mark goes with the character
+    /// before it, so one key moves over or deletes both, as it looks.
+    fn stops(&self) -> impl Iterator<Item = usize> + '_ {
         units(&self.bytes)
-            .map(|u| u.end)
-            .find(|&e| e > at)
-            .unwrap_or(self.bytes.len())
+            .filter(|u| u.cells > 0 || u.start == 0)
+            .map(|u| u.start)
+            .chain(std::iter::once(self.bytes.len()))
     }
 
     /// The bytes that draw `prompt` and the line on the terminal's current
@@ -174,10 +179,9 @@ impl Line {
     }
 }
 
-/// One character of a line as it is shown.
+/// One character of a line as it is shown, `cells` terminal columns wide.
 struct Unit {
     start: usize,
-    end: usize,
     text: String,
     cells: usize,
 }
@@ -196,19 +200,15 @@ fn units(bytes: &[u8]) -> impl Iterator<Item = Unit> + '_ {
                 c if c.is_control() => c.escape_unicode().to_string(),
                 c => c.to_string(),
             };
-            let cells = text.chars().count();
-            units.push(Unit {
-                start,
-                end: start + c.len_utf8(),
-                text,
-                cells,
-            });
+            // Wide characters take two columns and combining marks none;
+            // counted as one each, the cursor landed beside its place.
+            let cells = text.width();
+            units.push(Unit { start, text, cells });
             start += c.len_utf8();
         }
         for byte in chunk.invalid() {
             units.push(Unit {
                 start,
-                end: start + 1,
                 text: format!("\\x{byte:02x}"),
                 cells: 4,
             });
@@ -406,6 +406,28 @@ mod tests {
         let drawn = long.draw("> ", 40);
         assert!(drawn.ends_with(b"x\x1b[K"), "{}", drawn.escape_ascii());
         assert_eq!(drawn.len(), 1 + 2 + 36 + 3, "{}", drawn.escape_ascii());
+    }
+
+    #[test]
+    fn wide_characters_take_two_columns_and_combining_marks_none() {
+        let mut line = Line::default();
+        // 日 and 本 are two columns each; the accent combines with the e.
+        // Left moves over the e and its accent as one.
+        typed(&mut line, "日本e\u{301}x\x1b[D\x1b[D".as_bytes());
+        assert_eq!(
+            line.draw("> ", 80),
+            "\r> 日本e\u{301}x\x1b[K\x1b[2D".as_bytes()
+        );
+        // Delete takes both; Backspace takes the wide 本 whole.
+        let got = typed(&mut line, b"\x1b[3~\x7f\r");
+        assert_eq!(got, [Edited::Done("日x".as_bytes().to_vec())]);
+        // Scrolled, the shown part still fits the row: 40 columns less the
+        // prompt and the cursor's cell leave 37, so 18 wide characters.
+        let mut wide = Line::default();
+        typed(&mut wide, "日".repeat(100).as_bytes());
+        let drawn = wide.draw("> ", 40);
+        let text = String::from_utf8(drawn).expect("the line is UTF-8");
+        assert_eq!(text.matches('日').count(), 18, "{text:?}");
     }
 
     #[test]
