@@ -15,13 +15,14 @@
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::os::fd::AsFd;
+use std::time::Duration;
 
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::termios::{self, InputModes, LocalModes, OptionalActions, SpecialCodeIndex, Termios};
 
 use unicode_width::UnicodeWidthStr;
 
-use super::keys::{Key, Keys};
+use super::keys::{ESCAPE_WAIT, Key, Keys};
 use super::{Keyboard, TerminalError, Typed};
 
 /// Turns on bracketed paste: the terminal marks where a paste starts and ends.
@@ -266,6 +267,19 @@ impl Editor {
         let _ = self.tty.write_all(bytes).and_then(|()| self.tty.flush());
     }
 
+    /// Whether the terminal has bytes to read within `wait`.
+    fn ready_within(&self, wait: Duration) -> Result<bool, TerminalError> {
+        let timeout = Timespec::try_from(wait).unwrap_or_default();
+        loop {
+            let mut fds = [PollFd::new(&self.tty, PollFlags::IN)];
+            match poll(&mut fds, Some(&timeout)) {
+                Ok(ready) => return Ok(ready > 0),
+                Err(rustix::io::Errno::INTR) => {}
+                Err(e) => return Err(TerminalError::Read(e.into())),
+            }
+        }
+    }
+
     /// Moves what the terminal already holds into the key decoder, without
     /// waiting.
     fn gather(&mut self) -> io::Result<()> {
@@ -323,6 +337,10 @@ impl Keyboard for Editor {
                     let drawn = self.line.draw(prompt, width);
                     self.write(&drawn);
                 }
+            }
+            if self.keys.in_escape() && !self.ready_within(ESCAPE_WAIT)? {
+                self.keys.escape_timed_out();
+                continue;
             }
             let n = match self.tty.read(&mut buffer) {
                 Ok(0) => return Ok(Typed::End),

@@ -40,6 +40,9 @@ pub enum Key {
 }
 
 const ESC: u8 = 0x1b;
+/// How long the rest of an escape sequence may take to come before the
+/// `ESC` is taken as the Escape key alone.
+pub const ESCAPE_WAIT: std::time::Duration = std::time::Duration::from_millis(50);
 /// Ctrl-V: the next byte is taken as it is.
 const QUOTE: u8 = 0x16;
 
@@ -95,6 +98,24 @@ impl Keys {
             let end = (i + take).min(bytes.len());
             self.bytes.extend(&bytes[i..end]);
             i = end;
+        }
+    }
+
+    /// Whether the bytes waiting begin an escape sequence not yet whole:
+    /// the caller then waits [`ESCAPE_WAIT`] for the rest, and calls
+    /// [`Keys::escape_timed_out`] if none comes.
+    pub fn in_escape(&self) -> bool {
+        !self.pasting && self.bytes.front() == Some(&ESC)
+    }
+
+    /// No more bytes came within [`ESCAPE_WAIT`] of a lone `ESC`: the
+    /// person pressed Escape, which does nothing, and what they type next
+    /// (a `[` or an `O`, say) is their text, not the rest of a sequence.
+    /// A terminal sends a sequence's bytes in one write, so they never
+    /// wait that long for each other.
+    pub fn escape_timed_out(&mut self) {
+        if self.in_escape() {
+            self.bytes.pop_front();
         }
     }
 
@@ -310,6 +331,36 @@ mod tests {
         assert_eq!(keys.next(), None);
         keys.push(b"\x04");
         assert_eq!(keys.next(), Some(Key::Byte(4)));
+    }
+
+    #[test]
+    fn escape_pressed_alone_leaves_the_next_keys_as_typed() {
+        use Key::*;
+        let mut keys = Keys::default();
+        keys.push(b"\x1b");
+        assert_eq!(keys.next(), None);
+        assert!(keys.in_escape());
+        keys.escape_timed_out();
+        keys.push(b"[A");
+        let got: Vec<Key> = keys.by_ref().collect();
+        assert_eq!(got, [Byte(b'['), Byte(b'A')]);
+        // The same with `ESC [` already held: the `[` stays a byte.
+        keys.push(b"\x1b[");
+        keys.escape_timed_out();
+        keys.push(b"D");
+        let got: Vec<Key> = keys.by_ref().collect();
+        assert_eq!(got, [Byte(b'['), Byte(b'D')]);
+        // A sequence whose bytes came together is untouched.
+        keys.push(b"\x1b[D");
+        assert!(keys.in_escape());
+        assert_eq!(keys.next(), Some(Left));
+        assert!(!keys.in_escape());
+        keys.escape_timed_out();
+        assert!(keys.is_empty());
+        // Inside a paste an `ESC` is a pasted byte, never a timed-out key.
+        keys.push(b"\x1b[200~\x1b");
+        assert_eq!(keys.next(), Some(Ignored));
+        assert!(!keys.in_escape());
     }
 
     #[test]
