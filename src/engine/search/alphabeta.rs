@@ -1,8 +1,7 @@
 //! The principal-variation alpha-beta search below the root.
 
-use super::vcf::vcf_plies;
-use super::{LEAF_VCF, LEAF_VCF_NODES, MAX_PLY, PV_WIDTH_LIMIT, Search, WIDTH_LIMIT, WIN};
-use crate::engine::eval::{C_B4, C_B4F3, C_B4P, C_DF3, C_F3, C_FIVE, EVAL_LIMIT};
+use super::{MAX_PLY, PV_WIDTH_LIMIT, Search, WIDTH_LIMIT, WIN};
+use crate::engine::eval::{C_B4, C_B4F3, C_DF3, C_F3, C_FIVE, EVAL_LIMIT};
 use crate::engine::position::other;
 use crate::engine::tt::Bound;
 use std::sync::OnceLock;
@@ -51,8 +50,12 @@ impl Search<'_> {
             }
         }
         // A four is answered even at the horizon: the block is forced.
+        // Past it, the static score: a four-three or an open four to make
+        // is already a win above, and a short VCF tried at each leaf (one
+        // to five own moves deep) cost more nodes than its wins were worth
+        // (self-play preferred none to one own move, 54.5% of 1,200 games).
         if depth <= 0 && opp_fives == 0 {
-            return self.horizon(ply, key);
+            return self.pos.evaluate();
         }
         // With a four of the opponent's to block, a static score means
         // nothing: there is none.
@@ -75,8 +78,8 @@ impl Search<'_> {
                 return eval;
             }
             // Far below alpha near the horizon, only a threat could save
-            // the node: what the horizon sees (continuous fours, else the
-            // static score) decides it.
+            // the node: what the horizon sees (a win already there, a four
+            // to block, else the static score) decides it.
             if depth <= RAZOR_DEPTH
                 && alpha.abs() < EVAL_LIMIT
                 && self.pos.combos_at_least(opp, C_B4F3) == 0
@@ -111,8 +114,7 @@ impl Search<'_> {
             let m = usize::from(m);
             let quiet = self.pos.combo(m, me) < C_F3 && self.pos.combo(m, opp) < C_F3;
             // Near the horizon, a quiet move this late in the ordering
-            // almost never beats the ones before it; the leaf VCF still
-            // sees the forcing ones.
+            // almost never beats the ones before it.
             if quiet
                 && !pv_node
                 && !forcing
@@ -201,38 +203,6 @@ impl Search<'_> {
         self.tt
             .store(key, to_tt(best, ply_score), best_move as u16, depth, bound);
         best
-    }
-
-    /// The score at the horizon: with a four to make, a win by continuous
-    /// fours within [`LEAF_VCF`] own moves scored as a mate in its fewest
-    /// plies, else the static score. A leaf that tried VCF is stored in the
-    /// table, so a transposition or the next iteration gets its score
-    /// without the solver's nodes.
-    fn horizon(&mut self, ply: usize, key: u64) -> i32 {
-        // Fours with nothing a move from a threat on their other lines
-        // seldom start a win: measured on a midgame search, 160 wins in
-        // 34,600 such leaves, for a sixth of the solver's nodes.
-        if self.pos.combos_at_least(self.pos.side(), C_B4P) == 0 {
-            return self.pos.evaluate();
-        }
-        let (saved, limit) = (self.solved, self.solver_limit);
-        self.solver_limit = self.nodes.saturating_add(LEAF_VCF_NODES).min(limit);
-        let score = if self.vcf(LEAF_VCF, ply) {
-            // Wins are rare and mostly short: the shallowest depth that
-            // still wins gives the exact distance, cheaply.
-            let own = (1..LEAF_VCF)
-                .find(|&d| self.vcf(d, ply))
-                .unwrap_or(LEAF_VCF);
-            WIN - ply as i32 - vcf_plies(own, self.pos.rule())
-        } else {
-            self.pos.evaluate()
-        };
-        (self.solved, self.solver_limit) = (saved, limit);
-        if !self.stopped {
-            self.tt
-                .store(key, to_tt(score, ply as i32), 0, 0, Bound::Exact);
-        }
-        score
     }
 }
 

@@ -43,15 +43,6 @@ const WIDTH_LIMIT: usize = 8;
 /// Moves searched at an inner node of the expected line: few such nodes,
 /// and their mistakes are the ones the root sees.
 const PV_WIDTH_LIMIT: usize = 16;
-/// Depth, in own moves, of the VCF tried at the leaves: one four whose
-/// block leaves a win. Deeper, the solver took most of the search's nodes
-/// (at five, two thirds to nine tenths on the depth bench) for wins that
-/// were mostly one or two fours long, and self-play preferred each of 3, 2
-/// and 1 to the depth before it.
-const LEAF_VCF: u32 = 1;
-/// The most nodes one leaf VCF may take: a leaf is one of millions, and a
-/// position rich in fours must not turn it into a root solver.
-const LEAF_VCF_NODES: u64 = 1_000;
 /// Depth of the VCF and VCT tried at the root, in own moves.
 const ROOT_VCF: u32 = 30;
 const ROOT_VCT: u32 = 6;
@@ -98,9 +89,6 @@ pub struct Search<'a> {
     solve_exhausted: bool,
     /// Whether caro threes count in the solvers (see `attack`).
     threes_as_threat: bool,
-    /// The node count at which a threat solver gives up (a leaf VCF's
-    /// cap); `u64::MAX` when only the budget bounds it.
-    solver_limit: u64,
 }
 
 /// The outcome of a search.
@@ -163,7 +151,6 @@ impl<'a> Search<'a> {
             root_filter: None,
             solve_exhausted: false,
             threes_as_threat: false,
-            solver_limit: u64::MAX,
         }
     }
 

@@ -61,7 +61,7 @@ impl Search<'_> {
         } else {
             threats
         };
-        if self.tick() || self.nodes >= self.solver_limit || ply + 2 >= self.lists.len() {
+        if self.tick() || ply + 2 >= self.lists.len() {
             return false;
         }
         self.seldepth = self.seldepth.max(ply);
@@ -143,7 +143,7 @@ impl Search<'_> {
         }
         self.lists[ply] = list;
         // A search cut short by its cap proved nothing.
-        if !win && !self.stopped && self.nodes < self.solver_limit {
+        if !win && !self.stopped {
             self.fail(key, depth);
         }
         win
@@ -152,7 +152,7 @@ impl Search<'_> {
     /// The defender (the side to move) answers a threat; true if every
     /// answer still loses.
     fn defend(&mut self, depth: u32, ply: usize, threats: Threats) -> bool {
-        if self.tick() || self.nodes >= self.solver_limit || ply + 2 >= self.lists.len() {
+        if self.tick() || ply + 2 >= self.lists.len() {
             return false;
         }
         let me = self.pos.side();
