@@ -15,10 +15,14 @@
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::os::fd::AsFd;
+use std::thread;
 use std::time::Duration;
 
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::termios::{self, InputModes, LocalModes, OptionalActions, SpecialCodeIndex, Termios};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+use signal_hook::iterator::Signals;
+use signal_hook::low_level::emulate_default_handler;
 
 use unicode_width::UnicodeWidthStr;
 
@@ -225,7 +229,7 @@ pub fn shown(line: &[u8]) -> String {
 }
 
 /// The editor on the controlling terminal. Raw mode, set when it opens, is
-/// undone when it is dropped.
+/// undone when it is dropped, or when a signal ends the game.
 pub struct Editor {
     tty: File,
     saved: Termios,
@@ -250,6 +254,7 @@ impl Editor {
             .remove(InputModes::IXON | InputModes::ICRNL | InputModes::INLCR | InputModes::IGNCR);
         raw.special_codes[SpecialCodeIndex::VMIN] = 1;
         raw.special_codes[SpecialCodeIndex::VTIME] = 0;
+        restore_when_killed(&tty, &saved)?;
         termios::tcsetattr(&tty, OptionalActions::Now, &raw)?;
         let mut editor = Editor {
             tty,
@@ -363,6 +368,28 @@ impl Keyboard for Editor {
             .map_or(80, |size| usize::from(size.ws_col))
             .max(20)
     }
+}
+
+/// Killed in raw mode, the game would leave the shell with no echo and no
+/// line editing. A thread waits for the signals that end a program at a
+/// terminal, puts the terminal back as it was, and then ends the process
+/// as the signal would have (the shell sees the same status).
+fn restore_when_killed(tty: &File, saved: &Termios) -> io::Result<()> {
+    let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT])?;
+    let mut tty = tty.try_clone()?;
+    let saved = saved.clone();
+    thread::Builder::new()
+        .name("terminal-restore".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                let _ = tty.write_all(PASTE_OFF);
+                let _ = termios::tcsetattr(&tty, OptionalActions::Now, &saved);
+                let _ = emulate_default_handler(signal);
+                // Only if the signal's default could not be run.
+                std::process::exit(128 + signal);
+            }
+        })?;
+    Ok(())
 }
 
 impl Drop for Editor {

@@ -15,8 +15,9 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
+use rustix::process::{Pid, Signal, kill_process};
 use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
-use rustix::termios::{Winsize, tcsetwinsize};
+use rustix::termios::{LocalModes, Winsize, tcgetattr, tcsetwinsize};
 
 use crate::common::{BIN, HANG, run};
 
@@ -336,6 +337,45 @@ fn term_ends_with_exit_code_1() {
     let mut t = Terminal::start(&[], false);
     t.expect("Black, move 1> ").keys("term\r");
     assert_eq!(t.exit(), (Some(1), Vec::new()));
+}
+
+#[test]
+fn escape_pressed_alone_does_not_eat_the_next_key() {
+    let mut t = Terminal::start(&[], false);
+    t.expect("Black, move 1> ").bytes(b"\x1b");
+    // A person's next key comes long after the terminal's sequences do.
+    thread::sleep(Duration::from_millis(300));
+    t.keys("[who\r");
+    t.stdout_is(std::str::from_utf8(&piped(&["[who"])).expect("ASCII"));
+    // An arrow key's sequence, sent at once, is still the key.
+    t.expect("Black, move 1> ").keys("who\r\x1b[A\r");
+    t.stdout_is(std::str::from_utf8(&piped(&["[who", "who", "who"])).expect("ASCII"));
+}
+
+#[test]
+fn killed_it_puts_the_terminal_back_as_it_was() {
+    let cooked = LocalModes::ICANON | LocalModes::ECHO | LocalModes::ISIG;
+    for signal in [Signal::TERM, Signal::HUP] {
+        let mut t = Terminal::start(&[], false);
+        t.expect("Black, move 1> ");
+        let playing = tcgetattr(&t.keys).expect("the terminal's modes");
+        assert!(
+            !playing.local_modes.intersects(cooked),
+            "raw mode while playing: {:?}",
+            playing.local_modes
+        );
+        let pid = Pid::from_child(&t.child);
+        kill_process(pid, signal).expect("send the signal");
+        let (code, _) = t.exit();
+        assert_eq!(code, None, "{signal:?} ends it as the signal does");
+        let after = tcgetattr(&t.keys).expect("the terminal's modes");
+        assert!(
+            after.local_modes.contains(cooked),
+            "after {signal:?} the terminal is back in cooked mode: {:?}",
+            after.local_modes
+        );
+        assert!(t.screen().ends_with("\x1b[?2004l"), "bracketed paste off");
+    }
 }
 
 #[test]
