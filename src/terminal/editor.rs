@@ -287,19 +287,18 @@ impl Editor {
 
     /// Moves what the terminal already holds into the key decoder, without
     /// waiting.
-    fn gather(&mut self) -> io::Result<()> {
+    fn gather(&mut self) -> Result<(), TerminalError> {
         let mut buffer = [0; 4096];
-        loop {
-            let mut fds = [PollFd::new(&self.tty, PollFlags::IN)];
-            let ready = poll(&mut fds, Some(&Timespec::default()))?;
-            if ready == 0 || !fds[0].revents().contains(PollFlags::IN) {
-                return Ok(());
-            }
-            match self.tty.read(&mut buffer)? {
-                0 => return Ok(()),
-                n => self.keys.push(&buffer[..n]),
+        while self.ready_within(Duration::ZERO)? {
+            match self.tty.read(&mut buffer) {
+                // A hung-up terminal polls ready and reads nothing.
+                Ok(0) => break,
+                Ok(n) => self.keys.push(&buffer[..n]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(TerminalError::Read(e)),
             }
         }
+        Ok(())
     }
 }
 
