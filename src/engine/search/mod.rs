@@ -1,7 +1,7 @@
 //! The searcher: iterative deepening over a principal-variation alpha-beta
 //! search, with a transposition table, threat-first move ordering, killer,
-//! countermove and history heuristics, late-move reductions, and the threat
-//! solvers at the root and at the leaves.
+//! countermove and history heuristics, late-move reductions, a quiescence
+//! in fours at the horizon, and the threat solvers at the root.
 //!
 //! Threats cut the tree before any move is generated: a side with a five
 //! point has won, two opposing five points have lost, an open four against
@@ -11,8 +11,9 @@
 //!
 //! Laid out by stage: `root` (threats that decide at once, the solvers,
 //! iterative deepening), `movepick` (move generation and ordering),
-//! `alphabeta` (the tree below the root), and the threat solvers [`vcf`]
-//! and [`vct`]. They are child modules, so they share this struct's
+//! `alphabeta` (the tree below the root), `quiesce` (past the horizon: the
+//! static score, or a thread of fours near the side's last stone), and the
+//! threat solvers [`vcf`] and [`vct`]. They are child modules, so they share this struct's
 //! private fields and nothing outside the searcher can.
 //!
 //! Nothing here allocates once the search has started: the move lists are
@@ -20,6 +21,7 @@
 
 mod alphabeta;
 mod movepick;
+mod quiesce;
 mod root;
 pub mod vcf;
 pub mod vct;
