@@ -117,7 +117,7 @@ impl Search<'_> {
             }
         }
         let fours = &mut fours[..found];
-        fours.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        fours.sort_unstable_by_key(|f| std::cmp::Reverse(f.0));
         let mut best = stand;
         alpha = alpha.max(stand);
         for &(_, m) in fours.iter() {
