@@ -12,22 +12,13 @@ impl Search<'_> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
+        if let Some(score) = self.proved(ply) {
+            return score;
+        }
         let me = self.pos.side();
         let opp = other(me);
         let ply_score = ply as i32;
-        if self.pos.combo_count(me, C_FIVE) > 0 {
-            return WIN - ply_score - 1;
-        }
         let opp_fives = self.pos.combo_count(opp, C_FIVE);
-        if opp_fives >= 2 && self.fives_unstoppable() {
-            return -(WIN - ply_score - 2);
-        }
-        if opp_fives == 0 && self.has_flex_four(me) {
-            return WIN - ply_score - 3;
-        }
-        if ply > 0 && self.two_threats_win(me) {
-            return WIN - ply_score - 5;
-        }
         if ply + 8 >= MAX_PLY || self.pos.is_full() {
             return self.pos.evaluate();
         }

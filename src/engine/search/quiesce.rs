@@ -55,22 +55,10 @@ impl Search<'_> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        let me = self.pos.side();
-        let opp = other(me);
-        let ply_score = ply as i32;
-        if self.pos.combo_count(me, C_FIVE) > 0 {
-            return WIN - ply_score - 1;
+        if let Some(score) = self.proved(ply) {
+            return score;
         }
-        let opp_fives = self.pos.combo_count(opp, C_FIVE);
-        if opp_fives >= 2 && self.fives_unstoppable() {
-            return -(WIN - ply_score - 2);
-        }
-        if opp_fives == 0 && self.has_flex_four(me) {
-            return WIN - ply_score - 3;
-        }
-        if self.two_threats_win(me) {
-            return WIN - ply_score - 5;
-        }
+        let opp_fives = self.pos.combo_count(other(self.pos.side()), C_FIVE);
         if ply + 8 >= MAX_PLY || self.pos.is_full() {
             return self.pos.evaluate();
         }
@@ -208,14 +196,11 @@ mod tests {
         }
     }
 
-    /// Black's four at (8,8), on the column of its last stone, forces
-    /// White's block at (8,7) and makes (7,7) a four (the diagonal closed
-    /// at (4,4)) and an open three (the column x = 7) at once: a win the
-    /// static score cannot see.
-    #[test]
-    fn a_four_that_makes_a_four_three_is_seen_past_the_horizon() {
+    /// Black's two open twos, closed three and closed diagonal pair, with
+    /// `last` played after them.
+    fn threat_shape(last: &[((u8, u8), Player)]) -> Position {
         use Player::{Black, White};
-        let stones = [
+        let mut stones = vec![
             ((7, 8), Black),
             ((7, 9), Black),
             ((5, 5), Black),
@@ -225,11 +210,20 @@ mod tests {
             ((8, 10), Black),
             ((1, 13), White),
             ((13, 1), White),
-            ((8, 11), Black),
-            ((8, 12), White),
         ];
+        stones.extend_from_slice(last);
         let pos = position(&stones);
         no_win_at_once(&pos);
+        pos
+    }
+
+    /// Black's four at (8,8), on the column of its last stone, forces
+    /// White's block at (8,7) and makes (7,7) a four (the diagonal closed
+    /// at (4,4)) and an open three (the column x = 7) at once: a win the
+    /// static score cannot see.
+    #[test]
+    fn a_four_that_makes_a_four_three_is_seen_past_the_horizon() {
+        let pos = threat_shape(&[((8, 11), Player::Black), ((8, 12), Player::White)]);
         assert!(pos.evaluate().abs() < EVAL_LIMIT);
         let (score, nodes) = quiesce(pos);
         // The four, its block, then the four-three: a win five plies
@@ -242,22 +236,12 @@ mod tests {
     #[test]
     fn only_fours_near_the_last_own_stone_are_tried() {
         use Player::{Black, White};
-        let stones = [
-            ((7, 8), Black),
-            ((7, 9), Black),
-            ((5, 5), Black),
-            ((6, 6), Black),
-            ((4, 4), White),
-            ((8, 9), Black),
-            ((8, 10), Black),
+        let pos = threat_shape(&[
             ((8, 11), Black),
-            ((1, 13), White),
-            ((13, 1), White),
-            ((0, 14), Black),
             ((8, 12), White),
-        ];
-        let pos = position(&stones);
-        no_win_at_once(&pos);
+            ((0, 14), Black),
+            ((14, 0), White),
+        ]);
         let eval = pos.evaluate();
         assert_eq!(quiesce(pos), (eval, 0));
     }

@@ -12,7 +12,7 @@
 //! Failed VCF positions are remembered per search (hash and depth) so the
 //! transpositions of a long four sequence are not searched again.
 
-use super::{MoveList, Search};
+use super::{MoveList, Search, WIN};
 use crate::engine::eval::{C_B4, C_B4F3, C_B4P, C_DF3, C_F3, C_F3P, C_FIVE, C_FLEX4};
 use crate::engine::pattern;
 use crate::engine::position::DIRS;
@@ -295,6 +295,31 @@ impl Search<'_> {
     /// it: the counts hold empty points only.
     pub(super) fn has_flex_four(&self, c: Colour) -> bool {
         self.pos.rule() != Rule::Caro && self.pos.combos_at_least(c, C_FLEX4) > 0
+    }
+
+    /// The score of a node at `ply` that its threats already decide: a
+    /// five to make (a win in one), two fives of the opponent's to stop
+    /// (a loss in two), an open four to make against no five (a win in
+    /// three), a four-three or three-three against no four (a win in
+    /// five; not at the root, which plays it out). `None` if none does.
+    pub(super) fn proved(&mut self, ply: usize) -> Option<i32> {
+        let me = self.pos.side();
+        let opp = other(me);
+        let ply = ply as i32;
+        if self.pos.combo_count(me, C_FIVE) > 0 {
+            return Some(WIN - ply - 1);
+        }
+        let opp_fives = self.pos.combo_count(opp, C_FIVE);
+        if opp_fives >= 2 && self.fives_unstoppable() {
+            return Some(-(WIN - ply - 2));
+        }
+        if opp_fives == 0 && self.has_flex_four(me) {
+            return Some(WIN - ply - 3);
+        }
+        if ply > 0 && self.two_threats_win(me) {
+            return Some(WIN - ply - 5);
+        }
+        None
     }
 
     /// Whether `c`, to move, wins by a four-three or a three-three: the
