@@ -24,6 +24,18 @@ pub enum Bound {
 }
 
 impl Bound {
+    /// What a score found in the window (`alpha`, `beta`) says of the
+    /// true one.
+    pub fn of(score: i32, alpha: i32, beta: i32) -> Bound {
+        if score >= beta {
+            Bound::Lower
+        } else if score > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
     fn from_bits(bits: u8) -> Bound {
         match bits {
             1 => Bound::Exact,

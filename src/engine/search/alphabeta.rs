@@ -184,13 +184,7 @@ impl Search<'_> {
         if self.stopped {
             return 0;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         self.tt
             .store(key, to_tt(best, ply_score), best_move as u16, depth, bound);
         best

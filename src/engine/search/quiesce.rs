@@ -35,13 +35,7 @@ impl Search<'_> {
         let before = self.nodes;
         let score = self.stand_or_four(alpha, beta, ply, QUIESCE_FOURS);
         if self.nodes > before && !self.stopped {
-            let bound = if score >= beta {
-                Bound::Lower
-            } else if score > alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of(score, alpha, beta);
             self.tt.store(key, to_tt(score, ply as i32), 0, 0, bound);
         }
         score
