@@ -310,19 +310,27 @@ impl Position {
             .find(|&i| self.cell[i] == EMPTY && self.combo(i, c) == eval::C_FIVE)
     }
 
+    /// The empty points on the four lines through `i`, as far as a stone
+    /// at `i` reaches into their patterns: line by line, each from one end.
+    pub fn empty_on_lines(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        DIRS.into_iter().flat_map(move |step| {
+            (-(PAD as isize)..=PAD as isize)
+                .filter(|&k| k != 0)
+                .map(move |k| i.wrapping_add_signed(k * step))
+                .filter(|&q| self.cell[q] == EMPTY)
+        })
+    }
+
     /// Five points of `c` on the lines through `i`, found by a short walk:
     /// the first, and whether there is another.
     pub fn five_points_near(&self, i: usize, c: Colour) -> (Option<usize>, bool) {
         let mut first = None;
-        for step in DIRS {
-            for k in -(PAD as isize)..=PAD as isize {
-                let q = i.wrapping_add_signed(k * step);
-                if k != 0 && self.cell[q] == EMPTY && self.combo(q, c) == eval::C_FIVE {
-                    match first {
-                        None => first = Some(q),
-                        Some(f) if f != q => return (first, true),
-                        Some(_) => {}
-                    }
+        for q in self.empty_on_lines(i) {
+            if self.combo(q, c) == eval::C_FIVE {
+                match first {
+                    None => first = Some(q),
+                    Some(f) if f != q => return (first, true),
+                    Some(_) => {}
                 }
             }
         }

@@ -13,8 +13,8 @@
 //! iterative deepening), `movepick` (move generation and ordering),
 //! `alphabeta` (the tree below the root), `quiesce` (past the horizon: the
 //! static score, or a thread of fours near the side's last stone), and the
-//! threat solvers [`vcf`] and [`vct`]. They are child modules, so they share this struct's
-//! private fields and nothing outside the searcher can.
+//! threat solvers [`vcf`] and [`vct`]. They are child modules, so they
+//! share this struct's private fields and nothing outside the searcher can.
 //!
 //! Nothing here allocates once the search has started: the move lists are
 //! one reused buffer per ply.

@@ -14,8 +14,7 @@
 use super::alphabeta::to_tt;
 use super::{MAX_PLY, Search, WIN};
 use crate::engine::eval::{C_B4, C_FIVE};
-use crate::engine::pattern;
-use crate::engine::position::{DIRS, other};
+use crate::engine::position::other;
 use crate::engine::tt::Bound;
 
 /// The most fours the side to move may play past the horizon.
@@ -84,18 +83,12 @@ impl Search<'_> {
         };
         let mut fours = [(0i32, 0usize); FOURS];
         let mut found = 0;
-        for step in DIRS {
-            for k in -(pattern::HALF as isize)..=pattern::HALF as isize {
-                let q = own_last.wrapping_add_signed(k * step);
-                if k == 0 || self.pos.cell(q) != pattern::EMPTY {
-                    continue;
-                }
-                let combo = self.pos.combo(q, me);
-                if combo >= C_B4 && found < FOURS {
-                    let score = i32::from(combo) * 10_000 + self.pos.value(q, opp);
-                    fours[found] = (score, q);
-                    found += 1;
-                }
+        for q in self.pos.empty_on_lines(own_last) {
+            let combo = self.pos.combo(q, me);
+            if combo >= C_B4 && found < FOURS {
+                let score = i32::from(combo) * 10_000 + self.pos.value(q, opp);
+                fours[found] = (score, q);
+                found += 1;
             }
         }
         let fours = &mut fours[..found];
