@@ -119,6 +119,10 @@ fn depth() {
         }
     };
     let (mut depths, mut seldepths) = (Vec::new(), Vec::new());
+    // How far each completed depth's score moved from the one before
+    // (`steps[0]`) and from the one two before (`steps[1]`): a score that
+    // swings with the depth's parity moves more in one step than in two.
+    let mut steps: [Vec<i32>; 2] = [Vec::new(), Vec::new()];
     for position in &positions {
         let limits = Limits {
             time: Some(Duration::from_millis(ms)),
@@ -145,6 +149,19 @@ fn depth() {
         );
         depths.push(found.depth);
         seldepths.push(seldepth);
+        let scores: Vec<i32> = found
+            .reports
+            .iter()
+            .map(|r| r.score)
+            .filter(|&s| engine::mate_in(s).is_none())
+            .collect();
+        for (apart, step) in steps.iter_mut().enumerate() {
+            step.extend(
+                scores
+                    .windows(apart + 2)
+                    .map(|w| (w[apart + 1] - w[0]).abs()),
+            );
+        }
     }
     let mean = |v: &[u32]| f64::from(v.iter().sum::<u32>()) / v.len().max(1) as f64;
     println!(
@@ -152,6 +169,15 @@ fn depth() {
         positions.len(),
         mean(&depths),
         mean(&seldepths)
+    );
+    let mean_step =
+        |v: &[i32]| v.iter().map(|&x| f64::from(x)).sum::<f64>() / v.len().max(1) as f64;
+    println!(
+        "score change between depths: {:.0} one apart ({} pairs), {:.0} two apart ({} pairs)",
+        mean_step(&steps[0]),
+        steps[0].len(),
+        mean_step(&steps[1]),
+        steps[1].len()
     );
 }
 

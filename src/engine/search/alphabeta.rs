@@ -1,6 +1,6 @@
 //! The principal-variation alpha-beta search below the root.
 
-use super::{MAX_PLY, PV_WIDTH_LIMIT, Search, WIDTH_LIMIT, WIN};
+use super::{MAX_PLY, PV_WIDTH_LIMIT, Search, WIDE_DEPTH, WIDTH_LIMIT, WIDTH_PER_PLY, WIN};
 use crate::engine::eval::{C_B4, C_B4F3, C_DF3, C_F3, C_FIVE, EVAL_LIMIT};
 use crate::engine::position::other;
 use crate::engine::tt::Bound;
@@ -83,10 +83,8 @@ impl Search<'_> {
         let forcing = opp_fives > 0 || self.pos.combos_at_least(opp, C_B4F3) > 0;
         let wanted = if ply == 0 || forcing {
             usize::MAX
-        } else if pv_node {
-            PV_WIDTH_LIMIT
         } else {
-            WIDTH_LIMIT
+            width(depth, pv_node)
         };
         let list = self.ordered_moves(ply, tt_move, wanted);
         if list.is_empty() {
@@ -191,6 +189,17 @@ impl Search<'_> {
     }
 }
 
+/// Moves searched at an inner node without a forcing situation: few near
+/// the horizon, where most nodes are, and two more for each ply of depth
+/// left past [`WIDE_DEPTH`]. High in the tree a quiet move the ordering
+/// ranks low (the start of a slow attack, or the defence against one) can
+/// decide the game, there are few such nodes, and the reductions keep the
+/// late moves cheap.
+fn width(depth: i32, pv_node: bool) -> usize {
+    let base = if pv_node { PV_WIDTH_LIMIT } else { WIDTH_LIMIT };
+    base + WIDTH_PER_PLY * (depth - WIDE_DEPTH).max(0) as usize
+}
+
 /// The deepest remaining depth at which a static score far above beta
 /// ends the node, and the margin per ply it must clear.
 const FUTILITY_DEPTH: i32 = 3;
@@ -214,7 +223,9 @@ fn prune_count(depth: i32, improving: bool) -> usize {
 
 /// Plies taken off the `n`th move at `depth`: growing with the logarithm of
 /// both, so deep nodes and late moves lose the most, read from a table
-/// built once.
+/// built once: 0.6 + ln d · ln n / 1.1, measured together with the wider
+/// nodes above [`WIDE_DEPTH`] (with 8 moves at every depth, / 1.5 was the
+/// best divisor tried).
 fn late_move_reduction(depth: i32, n: usize) -> i32 {
     const SIDE: usize = 64;
     static TABLE: OnceLock<[[u8; SIDE]; SIDE]> = OnceLock::new();
@@ -222,7 +233,7 @@ fn late_move_reduction(depth: i32, n: usize) -> i32 {
         let mut t = [[0u8; SIDE]; SIDE];
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (k, r) in row.iter_mut().enumerate().skip(1) {
-                let v = 0.6 + (d as f64).ln() * (k as f64).ln() / 1.5;
+                let v = 0.6 + (d as f64).ln() * (k as f64).ln() / 1.1;
                 *r = v.max(0.0) as u8;
             }
         }
