@@ -20,8 +20,11 @@
 //! - `depth`: the fixed midgame positions of `benches/depth/positions.txt`
 //!   (20×20 freestyle, from real games), one second each
 //!   (`GOMOKU_ENGINE_MS`); the search's line per completed depth (as the
-//!   brain's `MESSAGE`s), the depth reached, and the mean nominal and
-//!   selective depths. A position that is not a quiet midgame is refused.
+//!   brain's `MESSAGE`s), the depth reached, the mean nominal and
+//!   selective depths, and how far the score moves from one depth to the
+//!   next and to the one after (a score that swings with the depth's
+//!   parity moves more in one step than in two). A position that is not a
+//!   quiet midgame is refused.
 //!   `GOMOKU_ENGINE_POSITIONS` names another file of positions to try.
 //! - `sprt`: this build's engine against a previous build of the brain
 //!   (`GOMOKU_ENGINE_BASE`, a path), through the Gomocup protocol, on the
