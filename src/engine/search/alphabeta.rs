@@ -1,6 +1,6 @@
 //! The principal-variation alpha-beta search below the root.
 
-use super::{MAX_PLY, PV_WIDTH_LIMIT, Search, WIDE_DEPTH, WIDTH_LIMIT, WIDTH_PER_PLY, WIN};
+use super::{MAX_PLY, Search, WIN};
 use crate::engine::eval::{C_B4, C_B4F3, C_DF3, C_F3, C_FIVE, EVAL_LIMIT};
 use crate::engine::position::other;
 use crate::engine::tt::Bound;
@@ -188,6 +188,17 @@ impl Search<'_> {
         best
     }
 }
+
+/// Moves searched at an inner node that has no forcing situation, within
+/// [`WIDE_DEPTH`] plies of the horizon (more above it).
+const WIDTH_LIMIT: usize = 8;
+/// Moves searched at an inner node of the expected line: few such nodes,
+/// and their mistakes are the ones the root sees.
+const PV_WIDTH_LIMIT: usize = 16;
+/// The remaining depth past which a node searches more moves.
+const WIDE_DEPTH: i32 = 4;
+/// The moves a node adds for each ply of depth past [`WIDE_DEPTH`].
+const WIDTH_PER_PLY: usize = 2;
 
 /// Moves searched at an inner node without a forcing situation: few near
 /// the horizon, where most nodes are, and two more for each ply of depth

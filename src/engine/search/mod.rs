@@ -40,16 +40,6 @@ pub use super::limits::MAX_DEPTH;
 pub const WIN: i32 = 30_000;
 /// The deepest ply, threat solvers included.
 pub const MAX_PLY: usize = 200;
-/// Moves searched at an inner node that has no forcing situation, within
-/// [`WIDE_DEPTH`] plies of the horizon (more above it).
-const WIDTH_LIMIT: usize = 8;
-/// Moves searched at an inner node of the expected line: few such nodes,
-/// and their mistakes are the ones the root sees.
-const PV_WIDTH_LIMIT: usize = 16;
-/// The remaining depth past which a node searches more moves.
-const WIDE_DEPTH: i32 = 4;
-/// The moves a node adds for each ply of depth past [`WIDE_DEPTH`].
-const WIDTH_PER_PLY: usize = 2;
 /// Depth of the VCF and VCT tried at the root, in own moves.
 const ROOT_VCF: u32 = 30;
 const ROOT_VCT: u32 = 6;
