@@ -42,10 +42,14 @@ use crate::common::HANG;
 const BRAIN: &str = env!("CARGO_BIN_EXE_pbrain-gomoku-mist");
 
 /// Differences between two runs of the same brain that are not the
-/// table: page granularity, the allocator's headers and the few
-/// kilobytes the kernel's accounting varies by (measured: the resident
-/// peak of the baseline varies by about 60 KiB between runs).
+/// table: page granularity, the allocator's headers and the kilobytes
+/// the kernel's accounting varies by (measured with the node budget: the
+/// resident peaks of brains with the smallest table differ by up to about
+/// 140 KiB; with 100 ms turns instead, by up to 440 KiB, more than this).
 const SLACK: u64 = 256 << 10;
+
+/// The nodes each turn searches.
+const TURN_NODES: u32 = 5000;
 
 /// What one brain held, read while it was still alive.
 #[derive(Clone, Debug)]
@@ -59,7 +63,8 @@ struct Held {
 }
 
 /// Starts the brain with `max_memory` (`None`: never sent), plays four
-/// turns of 100 ms on 20×20, and reads its memory before `END`.
+/// turns of [`TURN_NODES`] nodes on 20×20, and reads its memory before
+/// `END`.
 fn held(max_memory: Option<u64>) -> Held {
     let mut child = Command::new(BRAIN)
         .stdin(Stdio::piped())
@@ -83,7 +88,12 @@ fn held(max_memory: Option<u64>) -> Held {
     if let Some(n) = max_memory {
         send(&mut stdin, &format!("INFO max_memory {n}"));
     }
-    send(&mut stdin, "INFO timeout_turn 100");
+    // A node budget, not a clock: brains that take the same table then
+    // search the same trees and touch the same pages, however loaded the
+    // machine (a search's deepest ply, and so how much of its move lists
+    // and undo stack it touches, varies with the time it gets).
+    send(&mut stdin, &format!("INFO max_node {TURN_NODES}"));
+    send(&mut stdin, "INFO timeout_turn 60000");
     send(&mut stdin, "START 20");
     assert_eq!(next(&mut messages), "OK");
     for turn in ["10,10", "11,11", "8,12", "12,8"] {
@@ -142,8 +152,8 @@ fn peak_memory_stays_within_max_memory_for_every_value() {
         Some(64 << 20),
         Some(256 << 20),
     ];
-    // One brain a limit, all at once: each thinks for its own 100 ms
-    // turns, so the test takes a second or two, not ten.
+    // One brain a limit, all at once: the test takes a second or two, not
+    // ten.
     let runs: Vec<_> = limits
         .iter()
         .chain(&[None])
