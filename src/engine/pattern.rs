@@ -107,9 +107,36 @@ fn build(rule: Rule) -> Box<[u8]> {
 
 /// The index into [`table`] of a line code under `rule`.
 pub const fn index(code: u32, rule: Rule) -> usize {
-    match rule {
-        Rule::Freestyle => ((code >> 2) & 0xFFFF) as usize,
-        Rule::Exact | Rule::Caro => code as usize,
+    Indexer::new(rule).index(code)
+}
+
+/// [`index`] with the rule's choice made once: the board looks codes up
+/// in its innermost loop.
+#[derive(Clone, Copy)]
+pub struct Indexer {
+    shift: u32,
+    mask: u32,
+}
+
+impl Indexer {
+    /// The indexer for `rule`'s table.
+    pub const fn new(rule: Rule) -> Indexer {
+        match rule {
+            // The outer cells dropped (see `build`).
+            Rule::Freestyle => Indexer {
+                shift: 2,
+                mask: 0xFFFF,
+            },
+            Rule::Exact | Rule::Caro => Indexer {
+                shift: 0,
+                mask: (1 << BITS) - 1,
+            },
+        }
+    }
+
+    /// The index of `code` in the rule's table.
+    pub const fn index(self, code: u32) -> usize {
+        ((code >> self.shift) & self.mask) as usize
     }
 }
 

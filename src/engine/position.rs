@@ -86,6 +86,25 @@ const fn zobrist() -> [[u64; CELLS]; 2] {
 
 static ZOBRIST: [[u64; CELLS]; 2] = zobrist();
 
+/// The points a stone changes on each line: for each neighbour `j` steps
+/// away (`j` in ±1 ..= ±5), `j` and the shift of the stone's cell in the
+/// neighbour's line code (the neighbour sees the stone `-j` steps away).
+/// Worked out once, not in the loop that runs for every stone.
+const NEIGHBOURS: [(isize, u32); 2 * PAD] = {
+    let mut n = [(0, 0); 2 * PAD];
+    let mut k = 0;
+    while k < 2 * PAD {
+        let j = if k < PAD {
+            k as isize - PAD as isize
+        } else {
+            k as isize - PAD as isize + 1
+        };
+        n[k] = (j, 2 * pattern::slot(-j));
+        k += 1;
+    }
+    n
+};
+
 /// Per point: line codes, patterns per colour and direction, combination
 /// and value per colour. The codes are kept up to date for every point;
 /// the rest for empty points only: a stone's point holds what it held when
@@ -138,6 +157,7 @@ pub struct Position {
     /// One mark per move played.
     marks: Vec<Mark>,
     table: &'static [u8],
+    indexer: pattern::Indexer,
     shapes: &'static eval::Shapes,
     rule: Rule,
     size: usize,
@@ -173,6 +193,7 @@ impl Position {
             changes: Vec::with_capacity(count * DIRS.len() * 2 * PAD),
             marks: Vec::with_capacity(count),
             table: pattern::table(rule),
+            indexer: pattern::Indexer::new(rule),
             shapes: eval::Shapes::get(),
             rule,
             size: usize::from(size),
@@ -239,13 +260,19 @@ impl Position {
     /// The on-board points within two of the stones' bounding box, row by
     /// row: every candidate is among them.
     pub fn area(&self) -> impl Iterator<Item = usize> + use<> {
+        self.area_rows().flatten()
+    }
+
+    /// [`Self::area`] as one range of indices per row: a loop over each
+    /// range is tighter than one over the flattened points, and move
+    /// generation walks it at every node.
+    pub fn area_rows(&self) -> impl Iterator<Item = std::ops::Range<usize>> + use<> {
         let [r0, r1, c0, c1] = self.boxes.last().copied().unwrap_or([1, 0, 1, 0]);
-        // Half-open ranges: an inclusive range iterates more slowly, and
-        // this is walked at every node.
+        // Half-open ranges: an inclusive range iterates more slowly.
         let (first, end) = (PAD, PAD + self.size);
         let rows = r0.saturating_sub(2).max(first)..(r1 + 3).min(end);
         let columns = c0.saturating_sub(2).max(first)..(c1 + 3).min(end);
-        rows.flat_map(move |r| columns.clone().map(move |c| r * WIDTH + c))
+        rows.map(move |r| r * WIDTH + columns.start..r * WIDTH + columns.end)
     }
 
     /// What stands on cell `i`.
@@ -398,14 +425,11 @@ impl Position {
     /// point's former state for [`Self::untouch`].
     fn touch(&mut self, i: usize, c: Colour) {
         for (d, &step) in DIRS.iter().enumerate() {
-            for j in -(PAD as isize)..=PAD as isize {
-                if j == 0 {
-                    continue;
-                }
+            for &(j, shift) in &NEIGHBOURS {
                 let q = i.wrapping_add_signed(j * step);
                 // Every point's codes, walls' included: no branch, and
                 // undo takes them back the same way.
-                let code = self.info[q].code[d] ^ (u32::from(c) << (2 * pattern::slot(-j)));
+                let code = self.info[q].code[d] ^ (u32::from(c) << shift);
                 self.info[q].code[d] = code;
                 // A stone's point needs no patterns while it stands: stones
                 // come off in the reverse order, so when it is empty again
@@ -413,7 +437,7 @@ impl Position {
                 if self.cell[q] != EMPTY {
                     continue;
                 }
-                let entry = self.table[pattern::index(code, self.rule)];
+                let entry = self.table[self.indexer.index(code)];
                 let (own, theirs) = (pattern::own(entry), pattern::theirs(entry));
                 let lines = self.info[q].lines;
                 // Most far points keep their pattern: nothing else changes.
@@ -458,11 +482,9 @@ impl Position {
     /// around it, and puts back what playing it changed.
     fn untouch(&mut self, i: usize, c: Colour) {
         for (d, &step) in DIRS.iter().enumerate() {
-            for j in -(PAD as isize)..=PAD as isize {
+            for &(j, shift) in &NEIGHBOURS {
                 let q = i.wrapping_add_signed(j * step);
-                if j != 0 {
-                    self.info[q].code[d] ^= u32::from(c) << (2 * pattern::slot(-j));
-                }
+                self.info[q].code[d] ^= u32::from(c) << shift;
             }
         }
         let Some(mark) = self.marks.pop() else {
@@ -495,7 +517,7 @@ impl Position {
 
     fn refresh_line(&mut self, i: usize, d: usize) {
         let info = &mut self.info[i];
-        let entry = self.table[pattern::index(info.code[d], self.rule)];
+        let entry = self.table[self.indexer.index(info.code[d])];
         info.lines[0][d] = pattern::own(entry);
         info.lines[1][d] = pattern::theirs(entry);
         for s in 0..2 {

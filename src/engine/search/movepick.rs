@@ -56,34 +56,36 @@ impl Search<'_> {
             .moves()
             .last()
             .map_or(0, |&last| self.counters[me as usize - 1][last]);
-        for i in self.pos.area() {
-            if !self.pos.is_candidate(i) {
-                continue;
+        for row in self.pos.area_rows() {
+            for i in row {
+                if !self.pos.is_candidate(i) {
+                    continue;
+                }
+                if ply == 0
+                    && self
+                        .root_filter
+                        .as_ref()
+                        .is_some_and(|keep| !keep.contains(&i))
+                {
+                    continue;
+                }
+                if self.pos.combo(i, me) < C_B4
+                    && ((open_three && !self.pos.lines(i, opp).iter().any(|&p| p >= pattern::B4))
+                        || !four_threes.iter().all(|&t| near_on_line(i, t)))
+                {
+                    continue;
+                }
+                let (vm, vo) = (self.pos.value(i, me), self.pos.value(i, opp));
+                let mut score = (vm * 6 / 5 + vo) * 16 + self.history[me as usize - 1][i];
+                if i == tt_move {
+                    score = i32::MAX;
+                } else if killers.contains(&(i as u16)) {
+                    score += 400 * 16;
+                } else if i as u16 == counter {
+                    score += 300 * 16;
+                }
+                list.push((score, i as u16));
             }
-            if ply == 0
-                && self
-                    .root_filter
-                    .as_ref()
-                    .is_some_and(|keep| !keep.contains(&i))
-            {
-                continue;
-            }
-            if self.pos.combo(i, me) < C_B4
-                && ((open_three && !self.pos.lines(i, opp).iter().any(|&p| p >= pattern::B4))
-                    || !four_threes.iter().all(|&t| near_on_line(i, t)))
-            {
-                continue;
-            }
-            let (vm, vo) = (self.pos.value(i, me), self.pos.value(i, opp));
-            let mut score = (vm * 6 / 5 + vo) * 16 + self.history[me as usize - 1][i];
-            if i == tt_move {
-                score = i32::MAX;
-            } else if killers.contains(&(i as u16)) {
-                score += 400 * 16;
-            } else if i as u16 == counter {
-                score += 300 * 16;
-            }
-            list.push((score, i as u16));
         }
         // A node without a forcing situation searches only its first few
         // moves: picking them costs less than sorting every candidate.
