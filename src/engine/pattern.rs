@@ -69,7 +69,7 @@ pub const fn swap(code: u32) -> u32 {
 }
 
 /// The pattern table for `rule`, built on first use: for each line code
-/// (indexed through [`index`]),
+/// (indexed through [`Indexer`]),
 /// the pattern of the own colour in the low four bits, of the opponent in
 /// the high four (see [`own`] and [`theirs`]).
 pub fn table(rule: Rule) -> &'static [u8] {
@@ -105,13 +105,8 @@ fn build(rule: Rule) -> Box<[u8]> {
     }
 }
 
-/// The index into [`table`] of a line code under `rule`.
-pub const fn index(code: u32, rule: Rule) -> usize {
-    Indexer::new(rule).index(code)
-}
-
-/// [`index`] with the rule's choice made once: the board looks codes up
-/// in its innermost loop.
+/// Where a line code sits in [`table`] under a rule, the rule's choice
+/// made once: the board looks codes up in its innermost loop.
 #[derive(Clone, Copy)]
 pub struct Indexer {
     shift: u32,
@@ -258,7 +253,7 @@ mod tests {
         for (line, rule, want) in cases {
             let c = code(&line.replace('|', ""));
             assert_eq!(
-                own(table(rule)[index(c, rule)]),
+                own(table(rule)[Indexer::new(rule).index(c)]),
                 want,
                 "{line} under {rule:?}"
             );
@@ -272,8 +267,8 @@ mod tests {
                 let c = code(&line.replace('|', ""));
                 let t = table(rule);
                 assert_eq!(
-                    own(t[index(swap(c), rule)]),
-                    theirs(t[index(c, rule)]),
+                    own(t[Indexer::new(rule).index(swap(c))]),
+                    theirs(t[Indexer::new(rule).index(c)]),
                     "{line}"
                 );
             }
