@@ -7,7 +7,18 @@ use crate::engine::tt::Bound;
 use std::sync::OnceLock;
 
 impl Search<'_> {
-    pub(super) fn alphabeta(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// The score of the node at `ply` within (`alpha`, `beta`), searched
+    /// `depth` plies on. `cut` marks an expected cut node: a null-window
+    /// node whose parent expects it to fail high (a late move's reply, or
+    /// the first reply at an expected all node).
+    pub(super) fn alphabeta(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        cut: bool,
+    ) -> i32 {
         if ply > 0 && self.tick() {
             return 0;
         }
@@ -77,7 +88,7 @@ impl Search<'_> {
                 && self.pos.combos_at_least(me, C_DF3) == 0
                 && eval + RAZOR_MARGIN * depth < alpha
             {
-                return self.alphabeta(0, alpha, beta, ply);
+                return self.alphabeta(0, alpha, beta, ply, cut);
             }
         }
         let forcing = opp_fives > 0 || self.pos.combos_at_least(opp, C_B4F3) > 0;
@@ -96,6 +107,7 @@ impl Search<'_> {
             };
         }
         let limit = wanted.min(list.len());
+        let killers = self.killers[ply];
         let mut best = -WIN - 1;
         let mut best_move = 0usize;
         let original_alpha = alpha;
@@ -118,7 +130,7 @@ impl Search<'_> {
             self.pos.play(m);
             let mut score;
             if n == 0 {
-                score = -self.alphabeta(depth - 1, -beta, -alpha, ply + 1);
+                score = -self.alphabeta(depth - 1, -beta, -alpha, ply + 1, !pv_node && !cut);
             } else {
                 // Fours and the answers to a four-three to come are never
                 // reduced; a three, made or stopped, a ply less than a
@@ -130,13 +142,16 @@ impl Search<'_> {
                     let trusted = i32::from(pv_node)
                         + i32::from(self.history[me as usize - 1][m] > HISTORY_TRUSTED)
                         + i32::from(!quiet);
-                    (late_move_reduction(depth, n) - trusted).clamp(0, depth - 2)
+                    // At an expected cut node one move should refute: the
+                    // late ones, unless a killer, are worth a ply less.
+                    let doubted = i32::from(cut && !killers.contains(&(m as u16)));
+                    (late_move_reduction(depth, n) + doubted - trusted).clamp(0, depth - 2)
                 } else {
                     0
                 };
-                score = -self.alphabeta(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                score = -self.alphabeta(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, true);
                 if score > alpha && (reduction > 0 || score < beta) {
-                    score = -self.alphabeta(depth - 1, -beta, -alpha, ply + 1);
+                    score = -self.alphabeta(depth - 1, -beta, -alpha, ply + 1, !pv_node && !cut);
                 }
             }
             self.pos.undo();

@@ -136,7 +136,7 @@ impl Search<'_> {
         let mut found = None;
         loop {
             self.root_best = None;
-            let score = self.alphabeta(depth as i32, alpha, beta, 0);
+            let score = self.alphabeta(depth as i32, alpha, beta, 0, false);
             found = self.root_best.or(found);
             if self.stopped {
                 return (found, score);
