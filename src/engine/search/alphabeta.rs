@@ -91,6 +91,11 @@ impl Search<'_> {
                 return self.alphabeta(0, alpha, beta, ply, cut);
             }
         }
+        // At an expected cut node whose static score already clears beta
+        // by a margin, some move should refute even a ply shallower.
+        let likely_fail_high = cut
+            && beta.abs() < EVAL_LIMIT
+            && static_eval.is_some_and(|e| e >= beta + FAIL_HIGH_MARGIN * depth);
         let forcing = opp_fives > 0 || self.pos.combos_at_least(opp, C_B4F3) > 0;
         let wanted = if ply == 0 || forcing {
             usize::MAX
@@ -125,8 +130,10 @@ impl Search<'_> {
             {
                 continue;
             }
-            // A forced move costs no depth.
-            let depth = if limit == 1 { depth + 1 } else { depth };
+            // A forced move costs no depth; at a likely cut, a move that
+            // makes no four costs a ply more.
+            let shallower = i32::from(likely_fail_high && self.pos.combo(m, me) < C_B4);
+            let depth = if limit == 1 { depth + 1 } else { depth } - shallower;
             self.pos.play(m);
             let mut score;
             if n == 0 {
@@ -230,6 +237,10 @@ fn width(depth: i32, pv_node: bool) -> usize {
 /// ends the node, and the margin per ply it must clear.
 const FUTILITY_DEPTH: i32 = 3;
 const FUTILITY_MARGIN: i32 = 120;
+
+/// How far per ply of depth a cut node's static score must clear beta for
+/// its moves that make no four to be searched a ply shallower.
+const FAIL_HIGH_MARGIN: i32 = 30;
 
 /// The deepest remaining depth at which a static score far below alpha
 /// hands the node to the horizon, and the margin per ply.
