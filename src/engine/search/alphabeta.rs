@@ -40,13 +40,13 @@ impl Search<'_> {
             tt_move = usize::from(e.best);
             if ply > 0 && !pv_node && i32::from(e.depth) >= depth {
                 let s = from_tt(e.score, ply_score);
-                let cut = match e.bound {
+                let enough = match e.bound {
                     Bound::Exact => true,
                     Bound::Lower => s >= beta,
                     Bound::Upper => s <= alpha,
                     Bound::None => false,
                 };
-                if cut {
+                if enough {
                     return s;
                 }
             }
