@@ -1,7 +1,9 @@
 //! The searcher: iterative deepening over a principal-variation alpha-beta
 //! search, with a transposition table, threat-first move ordering, killer,
-//! countermove and history heuristics, late-move reductions, a quiescence
-//! in fours at the horizon, and the threat solvers at the root.
+//! countermove and history heuristics, late-move reductions (deeper at
+//! expected cut nodes, and a ply more where the static score already clears
+//! beta), a quiescence in fours at the horizon, and the threat solvers at
+//! the root.
 //!
 //! Threats cut the tree before any move is generated: a side with a five
 //! point has won, two opposing five points have lost, an open four against
