@@ -113,6 +113,9 @@ impl Search<'_> {
         }
         let limit = wanted.min(list.len());
         let killers = self.killers[ply];
+        // A reply searched with this node's own window: on the expected
+        // line, or the other kind of null-window node than this one.
+        let reply_cut = !pv_node && !cut;
         let mut best = -WIN - 1;
         let mut best_move = 0usize;
         let original_alpha = alpha;
@@ -137,7 +140,7 @@ impl Search<'_> {
             self.pos.play(m);
             let mut score;
             if n == 0 {
-                score = -self.alphabeta(depth - 1, -beta, -alpha, ply + 1, !pv_node && !cut);
+                score = -self.alphabeta(depth - 1, -beta, -alpha, ply + 1, reply_cut);
             } else {
                 // Fours and the answers to a four-three to come are never
                 // reduced; a three, made or stopped, a ply less than a
@@ -158,7 +161,7 @@ impl Search<'_> {
                 };
                 score = -self.alphabeta(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, true);
                 if score > alpha && (reduction > 0 || score < beta) {
-                    score = -self.alphabeta(depth - 1, -beta, -alpha, ply + 1, !pv_node && !cut);
+                    score = -self.alphabeta(depth - 1, -beta, -alpha, ply + 1, reply_cut);
                 }
             }
             self.pos.undo();
