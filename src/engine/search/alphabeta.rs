@@ -243,7 +243,7 @@ const FUTILITY_MARGIN: i32 = 120;
 
 /// How far per ply of depth a cut node's static score must clear beta for
 /// its moves that make no four to be searched a ply shallower.
-const FAIL_HIGH_MARGIN: i32 = 30;
+const FAIL_HIGH_MARGIN: i32 = 20;
 
 /// The deepest remaining depth at which a static score far below alpha
 /// hands the node to the horizon, and the margin per ply.
