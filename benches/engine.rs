@@ -6,6 +6,7 @@
 //! cargo bench --bench engine -- signature   # just the node count
 //! cargo bench --bench engine -- speed
 //! cargo bench --bench engine -- depth
+//! cargo bench --bench engine -- parity
 //! cargo bench --bench engine -- match
 //! GOMOKU_ENGINE_BASE=/tmp/pbrain-old cargo bench --bench engine -- sprt
 //! ```
@@ -26,6 +27,11 @@
 //!   parity moves more in one step than in two). A position that is not a
 //!   quiet midgame is refused.
 //!   `GOMOKU_ENGINE_POSITIONS` names another file of positions to try.
+//! - `parity`: the same two score changes in the opening, where the score
+//!   swings most: the sixteen openings below (four stones, Black to move)
+//!   on the 20×20 board, each searched by a fresh engine to a node budget
+//!   (`GOMOKU_ENGINE_NODES`, default 200,000), so the figures do not
+//!   depend on the machine's load; prints each opening's score per depth.
 //! - `sprt`: this build's engine against a previous build of the brain
 //!   (`GOMOKU_ENGINE_BASE`, a path), through the Gomocup protocol, on the
 //!   sixteen openings in their eight symmetries, each played twice with
@@ -84,6 +90,9 @@ fn main() {
     }
     if want("depth") {
         depth();
+    }
+    if want("parity") {
+        parity();
     }
     if want("match") {
         matches();
@@ -152,19 +161,7 @@ fn depth() {
         );
         depths.push(found.depth);
         seldepths.push(seldepth);
-        let scores: Vec<i32> = found
-            .reports
-            .iter()
-            .map(|r| r.score)
-            .filter(|&s| engine::mate_in(s).is_none())
-            .collect();
-        for (apart, step) in steps.iter_mut().enumerate() {
-            step.extend(
-                scores
-                    .windows(apart + 2)
-                    .map(|w| (w[apart + 1] - w[0]).abs()),
-            );
-        }
+        add_score_steps(&found.reports, &mut steps);
     }
     let mean = |v: &[u32]| f64::from(v.iter().sum::<u32>()) / v.len().max(1) as f64;
     println!(
@@ -173,6 +170,27 @@ fn depth() {
         mean(&depths),
         mean(&seldepths)
     );
+    print_score_steps(&steps);
+}
+
+/// Adds how far each completed depth's score (mates left out) moved from
+/// the one before (`steps[0]`) and from the one two before (`steps[1]`).
+fn add_score_steps(reports: &[engine::Report], steps: &mut [Vec<i32>; 2]) {
+    let scores: Vec<i32> = reports
+        .iter()
+        .map(|r| r.score)
+        .filter(|&s| engine::mate_in(s).is_none())
+        .collect();
+    for (apart, step) in steps.iter_mut().enumerate() {
+        step.extend(
+            scores
+                .windows(apart + 2)
+                .map(|w| (w[apart + 1] - w[0]).abs()),
+        );
+    }
+}
+
+fn print_score_steps(steps: &[Vec<i32>; 2]) {
     let mean_step =
         |v: &[i32]| v.iter().map(|&x| f64::from(x)).sum::<f64>() / v.len().max(1) as f64;
     println!(
@@ -182,6 +200,62 @@ fn depth() {
         mean_step(&steps[1]),
         steps[1].len()
     );
+}
+
+/// The parity bench: how far the score moves between depths in the
+/// opening, one depth apart and two (see the crate doc above).
+fn parity() {
+    let nodes: u64 = std::env::var("GOMOKU_ENGINE_NODES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(200_000);
+    const SIZE: u8 = 20;
+    let mut steps: [Vec<i32>; 2] = [Vec::new(), Vec::new()];
+    for opening in OPENINGS {
+        let mut setup = engine::Setup::new(SIZE, Rule::Freestyle);
+        let mut player = Player::Black;
+        for s in centred(opening, SIZE, 0) {
+            setup.stones.push((s, player));
+            player = player.opponent();
+        }
+        setup.to_move = player;
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let found = Engine::new(engine::DEFAULT_MEMORY)
+            .search(&setup, limits)
+            .expect("an opening is not a full board");
+        let scores: Vec<String> = found.reports.iter().map(|r| r.score.to_string()).collect();
+        println!("{opening}: {}", scores.join(" "));
+        add_score_steps(&found.reports, &mut steps);
+    }
+    println!("{} openings, {nodes} nodes each:", OPENINGS.len());
+    print_score_steps(&steps);
+}
+
+/// The bench's opening `text` with its centre moved to the centre of a
+/// `size` board (the openings are written for 19×19), in the `symmetry`th
+/// of the board's eight symmetries.
+fn centred(text: &str, size: u8, symmetry: u8) -> Vec<engine::Spot> {
+    let n = i16::from(size);
+    let shift = n / 2 - 9;
+    parse_moves(text)
+        .into_iter()
+        .map(engine::spot_of)
+        .map(|s| {
+            let x = (i16::from(s.x) + shift).clamp(0, n - 1);
+            let y = (i16::from(s.y) + shift).clamp(0, n - 1);
+            let (x, y) = if symmetry & 4 != 0 { (y, x) } else { (x, y) };
+            let x = if symmetry & 1 != 0 { n - 1 - x } else { x };
+            let y = if symmetry & 2 != 0 { n - 1 - y } else { y };
+            engine::Spot {
+                x: x as u8,
+                y: y as u8,
+            }
+        })
+        .collect()
 }
 
 /// `sprt`: the engine of this build against the brain at
@@ -215,27 +289,10 @@ fn sprt_test() {
     };
     // The openings, shifted so their centre is the board's, each in its
     // eight symmetries: 128 openings, so a long test repeats none soon.
-    let n = i16::from(size);
-    let shift = n / 2 - 9;
     let mut openings: Vec<Vec<engine::Spot>> = Vec::new();
     for symmetry in 0..8 {
         for o in OPENINGS {
-            let opening = parse_moves(o)
-                .into_iter()
-                .map(engine::spot_of)
-                .map(|s| {
-                    let x = (i16::from(s.x) + shift).clamp(0, n - 1);
-                    let y = (i16::from(s.y) + shift).clamp(0, n - 1);
-                    let (x, y) = if symmetry & 4 != 0 { (y, x) } else { (x, y) };
-                    let x = if symmetry & 1 != 0 { n - 1 - x } else { x };
-                    let y = if symmetry & 2 != 0 { n - 1 - y } else { y };
-                    engine::Spot {
-                        x: x as u8,
-                        y: y as u8,
-                    }
-                })
-                .collect();
-            openings.push(opening);
+            openings.push(centred(o, size, symmetry));
         }
     }
     sprt::run(&options, &openings);
