@@ -66,7 +66,7 @@ pub fn board_of(moves: &[Point]) -> (Board, Player) {
 }
 
 /// Four midgame positions: fixed-node self-play (3,000 nodes a move, 16
-/// plies) from the next four openings, as the search of 0bdbc86 played
+/// plies) from `OPENINGS[4..8]`, as the search of 0bdbc86 played
 /// it, written out. Generated afresh at each run, they moved with every
 /// change to the search, and the signature then measured new positions
 /// as much as a new search (a margin's change once tripled it, all of it
