@@ -210,16 +210,9 @@ fn parity() {
         .and_then(|v| v.parse().ok())
         .filter(|&n| n > 0)
         .unwrap_or(200_000);
-    const SIZE: u8 = 20;
     let mut steps: [Vec<i32>; 2] = [Vec::new(), Vec::new()];
     for opening in OPENINGS {
-        let mut setup = engine::Setup::new(SIZE, Rule::Freestyle);
-        let mut player = Player::Black;
-        for s in centred(opening, SIZE, 0) {
-            setup.stones.push((s, player));
-            player = player.opponent();
-        }
-        setup.to_move = player;
+        let setup = depth::setup(&centred(opening, depth::SIZE, 0));
         let limits = Limits {
             nodes: Some(nodes),
             ..Limits::default()

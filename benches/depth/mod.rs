@@ -52,15 +52,21 @@ impl Position {
 
     /// The position as the engine is given it.
     pub fn setup(&self) -> Setup {
-        let mut setup = Setup::new(SIZE, Rule::Freestyle);
-        let mut player = Player::Black;
-        for &s in &self.moves {
-            setup.stones.push((s, player));
-            player = player.opponent();
-        }
-        setup.to_move = self.to_move();
-        setup
+        setup(&self.moves)
     }
+}
+
+/// The 20×20 freestyle position after `moves`, Black first, with the
+/// colour after the last move to move.
+pub fn setup(moves: &[Spot]) -> Setup {
+    let mut setup = Setup::new(SIZE, Rule::Freestyle);
+    let mut player = Player::Black;
+    for &s in moves {
+        setup.stones.push((s, player));
+        player = player.opponent();
+    }
+    setup.to_move = player;
+    setup
 }
 
 /// A spot in the file's notation: `K11`.
