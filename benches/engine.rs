@@ -108,10 +108,7 @@ fn main() {
 /// prints the search's line for each completed depth, the depth reached,
 /// then the mean nominal and selective depths.
 fn depth() {
-    let ms: u64 = std::env::var("GOMOKU_ENGINE_MS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1000);
+    let ms: u64 = env("GOMOKU_ENGINE_MS").unwrap_or(1000);
     // Another file of positions, to try a new set before writing it in.
     let positions = match std::env::var("GOMOKU_ENGINE_POSITIONS") {
         Ok(path) => match std::fs::read_to_string(&path) {
@@ -202,14 +199,20 @@ fn print_score_steps(steps: &[Vec<i32>; 2]) {
     );
 }
 
+/// The environment variable `name`, if set and it parses.
+fn env<T: std::str::FromStr>(name: &str) -> Option<T> {
+    std::env::var(name).ok()?.parse().ok()
+}
+
+/// A node budget in place of time (`GOMOKU_ENGINE_NODES`), if one is set.
+fn node_budget() -> Option<u64> {
+    env("GOMOKU_ENGINE_NODES").filter(|&n| n > 0)
+}
+
 /// The parity bench: how far the score moves between depths in the
 /// opening, one depth apart and two (see the crate doc above).
 fn parity() {
-    let nodes: u64 = std::env::var("GOMOKU_ENGINE_NODES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .filter(|&n| n > 0)
-        .unwrap_or(200_000);
+    let nodes = node_budget().unwrap_or(200_000);
     let mut steps: [Vec<i32>; 2] = [Vec::new(), Vec::new()];
     for opening in OPENINGS {
         let setup = depth::setup(&centred(opening, depth::SIZE, 0));
@@ -258,21 +261,13 @@ fn sprt_test() {
         println!("sprt: set GOMOKU_ENGINE_BASE to a previous build's pbrain-gomoku-mist");
         return;
     };
-    let var = |name: &str, default: f64| {
-        std::env::var(name)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default)
-    };
+    let var = |name: &str, default: f64| env(name).unwrap_or(default);
     let size = (var("GOMOKU_ENGINE_SIZE", 20.0) as u8).clamp(engine::MIN_SIZE, engine::MAX_SIZE);
     let options = sprt::Options {
         base,
         size,
         ms: var("GOMOKU_ENGINE_MS", 200.0) as u64,
-        nodes: std::env::var("GOMOKU_ENGINE_NODES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .filter(|&n| n > 0),
+        nodes: node_budget(),
         elo: (
             var("GOMOKU_ENGINE_ELO0", 0.0),
             var("GOMOKU_ENGINE_ELO1", 30.0),
@@ -401,13 +396,8 @@ fn elo(p: f64) -> f64 {
 }
 
 fn matches() {
-    let ms: u64 = std::env::var("GOMOKU_ENGINE_MS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(100);
-    let openings: usize = std::env::var("GOMOKU_ENGINE_OPENINGS")
-        .ok()
-        .and_then(|v| v.parse().ok())
+    let ms: u64 = env("GOMOKU_ENGINE_MS").unwrap_or(100);
+    let openings = env("GOMOKU_ENGINE_OPENINGS")
         .unwrap_or(OPENINGS.len())
         .min(OPENINGS.len());
     let rule = std::env::var("GOMOKU_ENGINE_RULE")
