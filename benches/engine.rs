@@ -135,6 +135,7 @@ fn depth() {
     for position in &positions {
         let limits = Limits {
             time: Some(Duration::from_millis(ms)),
+            threads: env("GOMOKU_ENGINE_THREADS"),
             ..Limits::default()
         };
         let found = Engine::new(engine::DEFAULT_MEMORY)

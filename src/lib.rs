@@ -16,7 +16,9 @@
 //!   I/O; imports nothing but itself. Its modules are re-exported here.
 //! - [`engine`]: a position and a budget to a move: incremental line
 //!   patterns, evaluation, the search and its threat solvers, the hash
-//!   table, the limits. Imports only the rules; no I/O.
+//!   table, the limits. Imports only the rules; no I/O. A search bounded
+//!   by time alone may run on several threads sharing the table; one
+//!   bounded by nodes or depth runs on one, and is deterministic.
 //! - [`controller`]: the read–reply loop the contract describes, over any
 //!   reader and writer: the session, its fast decoder, the output blocks,
 //!   every byte printed on stdout ([`controller::text`]), and the computer

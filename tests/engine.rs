@@ -130,6 +130,36 @@ proptest! {
         used.clear();
         let again = think(&case, &mut used);
         prop_assert_eq!(first, again);
+        // Threads are for a search bounded by time alone: under a node
+        // budget the helpers are not started, and the move is the same.
+        let mut threaded = Engine::new(1 << 20);
+        threaded.set_threads(4);
+        prop_assert_eq!(first, think(&case, &mut threaded));
+    }
+
+    /// With helper threads sharing its table, a timed search still
+    /// answers a legal point, takes a win in one and blocks a four.
+    #[test]
+    fn threads_play_legal_winning_and_blocking_moves(case in cases()) {
+        let me = case.to_move;
+        let opp = me.opponent();
+        let limits = Limits {
+            time: Some(Duration::from_millis(20)),
+            threads: Some(3),
+            ..Limits::default()
+        };
+        let best = Engine::new(1 << 20)
+            .think(&case.board, me, case.rule, limits)
+            .map(|t| t.best);
+        prop_assert!(best.is_some_and(|p| case.board.get(p).is_none()), "{best:?} is not empty");
+        let best = best.unwrap_or_else(|| unreachable!());
+        let mut grid = case.grid.clone();
+        grid.set(brute::index(best), Some(me));
+        if !case.grid.win_points(me).is_empty() {
+            prop_assert!(case.grid.makes_win(brute::index(best), me), "{best} misses a win in one");
+        } else if case.grid.win_points(opp).len() == 1 {
+            prop_assert!(grid.win_points(opp).is_empty(), "{best} leaves the four unblocked");
+        }
     }
 }
 
@@ -179,6 +209,18 @@ fn a_time_limit_is_kept() {
             ..Limits::default()
         },
     );
+    // And with helper threads, more than the machine has cores.
+    let threaded = engine.think(
+        &board,
+        Player::White,
+        Rule::Freestyle,
+        Limits {
+            time: Some(limit),
+            threads: Some(8),
+            ..Limits::default()
+        },
+    );
+    assert!(threaded.is_some_and(|t| board.get(t.best).is_none()));
     // Generous: the check is that the search stops, not how fast it is.
     assert!(
         start.elapsed() < limit + Duration::from_secs(2),

@@ -24,6 +24,11 @@ fn main() -> ExitCode {
     // smallest size: `max_memory` is not known yet, and the first move of
     // every game gives the brain the table it may have.
     let mut brain = Engine::new(0);
+    // Every core the machine has, unless the manager says otherwise
+    // (`INFO thread_num`): a manager gives the brain the machine while it
+    // thinks.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    brain.set_threads(u32::try_from(cores).unwrap_or(u32::MAX));
     // Raised by the command reader at END: a search in progress stops.
     let halt = Arc::new(AtomicBool::new(false));
     brain.halt_on(Arc::clone(&halt));

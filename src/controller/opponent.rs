@@ -183,6 +183,7 @@ impl Cpu {
             time: self.time,
             nodes: self.nodes,
             depth: None,
+            threads: None,
         };
         Box::new(Computer::new(self.colour, limits))
     }

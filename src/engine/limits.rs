@@ -19,6 +19,11 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Iterations of the deepening search.
     pub depth: Option<u32>,
+    /// Threads searching at once (`None`: as the engine is set, see
+    /// [`Engine::set_threads`](super::Engine::set_threads)). Only a
+    /// search bounded by time alone uses more than one: a node or depth
+    /// limit keeps it on one thread, and deterministic.
+    pub threads: Option<u32>,
 }
 
 /// The time spent when no limit at all is given.
@@ -45,6 +50,7 @@ impl Budget {
                 time: None,
                 nodes: None,
                 depth: None,
+                ..
             } => Some(DEFAULT_TIME),
             _ => limits.time,
         };

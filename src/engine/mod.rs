@@ -43,7 +43,7 @@ use crate::rules::point::{Column, Point, Row};
 use crate::rules::rule::Rule;
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use limits::Budget;
@@ -57,6 +57,19 @@ pub use position::{MAX_SIZE, MIN_SIZE, Spot};
 /// move. The computer behind `--cpu` and the Gomocup brain without
 /// `max_memory` both take this.
 pub const DEFAULT_MEMORY: usize = 64 << 20;
+
+/// The most threads a search uses.
+pub const MAX_THREADS: u32 = 64;
+
+/// A helper thread's stack: the search recurses at most
+/// [`search::MAX_PLY`] plies, in some hundreds of bytes each (helpers
+/// given the system's least stack, 16 KiB, searched to 20 plies and
+/// more without overflowing it).
+const HELPER_STACK: usize = 1 << 20;
+
+/// What a helper thread may hold besides the shared table: its stack,
+/// its move lists (one per ply) and its history, with room to spare.
+pub const HELPER_BYTES: usize = 2 << 20;
 
 /// A position as the engine is given it: a square board of any side from
 /// [`MIN_SIZE`] to [`MAX_SIZE`], its stones, who moves and the rule.
@@ -225,6 +238,10 @@ pub struct Thought {
 pub struct Engine {
     tt: tt::Table,
     history: Box<[[i32; CELLS]; 2]>,
+    /// Threads a timed search uses when its limits do not say.
+    threads: u32,
+    /// The bytes the helper threads may take, under a memory limit.
+    helper_room: Option<usize>,
     halt: Option<Arc<AtomicBool>>,
     interrupted: bool,
     reports: Vec<Report>,
@@ -243,6 +260,8 @@ impl Engine {
         Engine {
             tt: tt::Table::new(memory_bytes),
             history: Box::new([[0; CELLS]; 2]),
+            threads: 1,
+            helper_room: None,
             halt: None,
             interrupted: false,
             reports: Vec::new(),
@@ -254,6 +273,13 @@ impl Engine {
     /// started while it is up stops at once with the best move so far.
     pub fn halt_on(&mut self, flag: Arc<AtomicBool>) {
         self.halt = Some(flag);
+    }
+
+    /// The threads a search bounded by time alone uses when its
+    /// [`Limits::threads`] does not say (1 to [`MAX_THREADS`]; one to
+    /// begin with).
+    pub fn set_threads(&mut self, threads: u32) {
+        self.threads = threads.clamp(1, MAX_THREADS);
     }
 
     /// The reports of the last search's completed depths.
@@ -277,7 +303,19 @@ impl Engine {
     /// both, and the new one is untouched zeroed pages, not written here.
     pub fn reset(&mut self, memory_bytes: usize) {
         self.tt.renew(memory_bytes);
+        self.helper_room = None;
         self.history.iter_mut().for_each(|h| h.fill(0));
+    }
+
+    /// As [`Engine::reset`], for an engine that may hold `limit` bytes
+    /// in all beyond its fixed needs: the table and the helper threads
+    /// of a search on the threads set (see [`Engine::set_threads`]).
+    /// The table takes what the helpers leave, and a search starts no
+    /// more helpers than the room the table leaves them.
+    pub fn reset_within(&mut self, limit: usize) {
+        let helpers = (self.threads as usize - 1) * HELPER_BYTES;
+        self.reset(limit.saturating_sub(helpers));
+        self.helper_room = Some(limit.saturating_sub(self.tt.bytes()));
     }
 
     /// Forget everything learnt (new game), keeping the table's size;
@@ -312,9 +350,62 @@ impl Engine {
         }
         let empty = |pos: &Position, i: usize| pos.cell(i) == pattern::EMPTY;
         let budget = Budget::start(limits);
+        let threads = match limits {
+            Limits {
+                nodes: None,
+                depth: None,
+                ..
+            } => {
+                let room = self
+                    .helper_room
+                    .map_or(usize::MAX, |room| room / HELPER_BYTES);
+                let asked = limits.threads.unwrap_or(self.threads).clamp(1, MAX_THREADS);
+                asked.min(u32::try_from(room).unwrap_or(u32::MAX).saturating_add(1))
+            }
+            _ => 1,
+        };
         let halt = self.halt.as_deref();
-        let mut search = Search::new(pos, &mut self.tt, &mut self.history, budget, halt);
-        let outcome = search.run();
+        let tt = &self.tt;
+        // Each helper starts from this search's history, and learns its own.
+        let mut histories = vec![self.history.clone(); threads as usize - 1];
+        let mut search = Search::new(pos, tt, &mut self.history, budget, halt);
+        let pool = AtomicU64::new(0);
+        let outcome = match search.prepare() {
+            Err(decided) => decided,
+            Ok(fallback) if histories.is_empty() => search.deepen(fallback),
+            Ok(fallback) => {
+                // Lazy SMP: the helpers search the same root to the same
+                // deadline and share only the table, where each finds what
+                // the others stored. Searching in step with the main search
+                // they would only repeat it, each computing what the other
+                // has not yet stored: so each orders its moves with a little
+                // noise of its own and searches every other depth, and they
+                // reach the nodes of the main search's next iteration
+                // first. Only the main search's move is played.
+                let done = AtomicBool::new(false);
+                search.pool_nodes(&pool, false);
+                std::thread::scope(|scope| {
+                    for (n, history) in histories.iter_mut().enumerate() {
+                        let pos = search.position().clone();
+                        let keep = search.root_moves().map(<[usize]>::to_vec);
+                        let (done, pool) = (&done, &pool);
+                        // A helper the system cannot start is one fewer.
+                        let _ = std::thread::Builder::new()
+                            .stack_size(HELPER_STACK)
+                            .spawn_scoped(scope, move || {
+                                let mut helper = Search::new(pos, tt, history, budget, Some(done));
+                                helper.keep_root_moves(keep);
+                                helper.pool_nodes(pool, true);
+                                helper.set_noise(n as u64 + 1);
+                                helper.deepen_every_other(fallback);
+                            });
+                    }
+                    let outcome = search.deepen(fallback);
+                    done.store(true, Ordering::Relaxed);
+                    outcome
+                })
+            }
+        };
         self.interrupted = search.halted();
         let nodes = search.nodes();
         let pos = search.into_position();

@@ -7,6 +7,15 @@
 //! zeroed allocation, which the allocator gets from the system as untouched
 //! pages: a table of a gigabyte costs nothing until the search writes to
 //! it, and only the pages written count against the process's memory.
+//!
+//! The searches of several threads share one table (see
+//! [`Engine`](super::Engine)): the words are atomics, read and written
+//! without ordering or locks. The first word holds the key exclusive-ored
+//! with the second, so a slot torn by two writers at once (one thread's
+//! key beside another's data) no longer matches either key and reads as
+//! a miss, never as a wrong entry.
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a stored score is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -94,7 +103,9 @@ pub const SMALLEST: usize = (1 << 10) * ENTRY_BYTES;
 
 /// The table.
 pub struct Table {
-    entries: Vec<Slot>,
+    /// Two words a slot: the key exclusive-ored with the data, then the
+    /// data.
+    words: Vec<AtomicU64>,
     mask: usize,
 }
 
@@ -110,39 +121,48 @@ impl Table {
         };
         Table {
             // Zeros, so the allocator hands out untouched pages.
-            entries: vec![[0; 2]; size],
+            words: bytemuck::zeroed_vec(2 * size),
             mask: size - 1,
         }
     }
 
     /// The table's size in bytes.
     pub fn bytes(&self) -> usize {
-        self.entries.len() * ENTRY_BYTES
+        self.words.len() / 2 * ENTRY_BYTES
     }
 
     /// Forgets every entry, writing the whole table: slow for a large
     /// one, where [`Table::renew`] is the cheap way.
     pub fn clear(&mut self) {
-        self.entries.fill([0; 2]);
+        for word in &mut self.words {
+            *word.get_mut() = 0;
+        }
     }
 
     /// Replaces the table with an empty one for `bytes`, the old one freed
     /// before the new one is allocated, so the two are never held at once.
     pub fn renew(&mut self, bytes: usize) {
-        self.entries = Vec::new();
+        self.words = Vec::new();
         *self = Table::new(bytes);
+    }
+
+    /// The slot at `at`, as written (the key restored).
+    fn load(&self, at: usize) -> Slot {
+        let key = self.words[2 * at].load(Ordering::Relaxed);
+        let data = self.words[2 * at + 1].load(Ordering::Relaxed);
+        [key ^ data, data]
     }
 
     /// The entry for `key`, if one is stored.
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let e = Entry::unpack(self.entries[key as usize & self.mask]);
+        let e = Entry::unpack(self.load(key as usize & self.mask));
         (e.bound != Bound::None && e.key == key).then_some(e)
     }
 
     /// Stores a result, unless a deeper one for the same position is there.
-    pub fn store(&mut self, key: u64, score: i32, best: u16, depth: i32, bound: Bound) {
+    pub fn store(&self, key: u64, score: i32, best: u16, depth: i32, bound: Bound) {
         let at = key as usize & self.mask;
-        let slot = Entry::unpack(self.entries[at]);
+        let slot = Entry::unpack(self.load(at));
         if slot.key == key && i32::from(slot.depth) > depth && bound != Bound::Exact {
             return;
         }
@@ -151,7 +171,7 @@ impl Table {
         } else {
             best
         };
-        self.entries[at] = Entry {
+        let [key, data] = Entry {
             key,
             score,
             best,
@@ -159,6 +179,8 @@ impl Table {
             bound,
         }
         .pack();
+        self.words[2 * at].store(key ^ data, Ordering::Relaxed);
+        self.words[2 * at + 1].store(data, Ordering::Relaxed);
     }
 }
 

@@ -83,9 +83,14 @@ pub trait Brain {
 impl Brain for Engine {
     /// A fresh table in place of the old: freed first and left
     /// untouched, so the turn that calls this pays next to nothing for it
-    /// and memory never holds two tables.
+    /// and memory never holds two tables. Under a limit the table leaves
+    /// room for the helper threads (see [`Engine::reset_within`]); with
+    /// none it takes the default size.
     fn new_game(&mut self, memory_bytes: Option<u64>) {
-        self.reset(memory_for(memory_bytes));
+        match memory_bytes {
+            Some(limit) => self.reset_within(usize::try_from(limit).unwrap_or(usize::MAX)),
+            None => self.reset(DEFAULT_MEMORY),
+        }
     }
 
     fn choose(&mut self, setup: &Setup, budget: Limits) -> Option<Spot> {
@@ -105,12 +110,6 @@ impl Brain for Engine {
             .map(|r| r.line(|s| format!("{},{}", s.x, s.y)))
             .collect()
     }
-}
-
-/// The engine's memory for a brain allowed `memory_bytes` (`None`: no
-/// limit, so the default; the engine keeps it within its own bounds).
-pub fn memory_for(memory_bytes: Option<u64>) -> usize {
-    memory_bytes.map_or(DEFAULT_MEMORY, |m| usize::try_from(m).unwrap_or(usize::MAX))
 }
 
 /// Why the brain stopped other than by `END` or end of input.

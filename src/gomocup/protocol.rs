@@ -107,6 +107,8 @@ pub struct Protocol {
     clock: Clock,
     nodes: Option<u64>,
     depth: Option<u32>,
+    /// `thread_num`, if sent and not 0.
+    threads: Option<u32>,
     max_memory: Option<u64>,
     /// The brain must hear of a new game (or a new memory limit) before
     /// it next chooses.
@@ -131,6 +133,7 @@ impl Protocol {
             clock: Clock::default(),
             nodes: None,
             depth: None,
+            threads: None,
             max_memory: None,
             fresh: true,
         }
@@ -142,6 +145,7 @@ impl Protocol {
             time: Some(self.clock.budget()),
             nodes: self.nodes,
             depth: self.depth,
+            threads: self.threads,
         }
     }
 
@@ -455,7 +459,7 @@ impl Protocol {
         whole: bool,
         out: &mut Vec<u8>,
     ) -> Result<(), Refusal> {
-        const KEYS: [&str; 7] = [
+        const KEYS: [&str; 8] = [
             "timeout_turn",
             "timeout_match",
             "time_left",
@@ -463,6 +467,7 @@ impl Protocol {
             "rule",
             "max_node",
             "max_depth",
+            "thread_num",
         ];
         // Unknown keys, `game_type`, `evaluate` and `folder` change nothing.
         let Some(name) = KEYS
@@ -484,6 +489,8 @@ impl Protocol {
                 self.depth = (n > 0).then(|| u32::try_from(n).unwrap_or(u32::MAX));
             }
             _ if n < 0 => return Err(Refusal::Info(name)),
+            // 0: the brain's own choice.
+            "thread_num" => self.threads = (n > 0).then(|| u32::try_from(n).unwrap_or(u32::MAX)),
             "timeout_turn" => self.clock.turn = Some(ms(n)),
             "timeout_match" => self.clock.matches = Some(ms(n)),
             "max_memory" => {

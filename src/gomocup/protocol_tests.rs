@@ -385,21 +385,36 @@ fn info_sets_the_budget_the_brain_gets() {
             Limits {
                 time: ms(960),
                 nodes: Some(5000),
-                depth: Some(7)
+                depth: Some(7),
+                threads: None,
             },
             // 10 s left over 25 moves: 400 ms, less the 30 ms least margin.
             Limits {
                 time: ms(370),
                 nodes: Some(5000),
-                depth: Some(7)
+                depth: Some(7),
+                threads: None,
             },
             Limits {
                 time: ms(0),
                 nodes: None,
-                depth: None
+                depth: None,
+                threads: None,
             },
         ]
     );
+}
+
+#[test]
+fn info_thread_num_sets_the_threads_and_0_leaves_them_to_the_brain() {
+    let input = "START 19\nBEGIN\nINFO thread_num 2\nTURN 0,0\nINFO THREAD_NUM 0\nTURN 1,0\n\
+                 INFO thread_num 99999999999\nTURN 2,0\n";
+    let (got, brain) = talk(input);
+    assert_eq!(got.lines().count(), 5, "INFO gets no reply: {got}");
+    let threads: Vec<Option<u32>> = brain.asked.iter().map(|a| a.budget.threads).collect();
+    // Past 32 bits: as many as can be, never a wrapped number (the
+    // engine takes at most its own most).
+    assert_eq!(threads, [None, Some(2), None, Some(u32::MAX)]);
 }
 
 #[test]
@@ -472,6 +487,8 @@ fn info_with_a_bad_value_is_ignored_with_a_message() {
         ("max_memory", "1.5e9"),
         ("max_memory", "-1"),
         ("time_left", "x"),
+        ("thread_num", "-2"),
+        ("thread_num", "two"),
         ("rule", ""),
     ]
     .iter()

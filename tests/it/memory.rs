@@ -231,3 +231,78 @@ fn peak_memory_stays_within_max_memory_for_every_value() {
         }
     }
 }
+
+/// With helper threads (`INFO thread_num 2`, timed turns), the brain
+/// still keeps within `max_memory`: the table leaves room for the
+/// helpers, or no helper starts. Their stacks and move lists live only
+/// while a search runs, so the allocation is read every few
+/// milliseconds while the brain thinks, not once after.
+#[test]
+fn helper_threads_keep_within_max_memory_too() {
+    let least = MEMORY_RESERVE + SMALLEST_TABLE;
+    let limits = [least, 12 << 20, 16 << 20, 64 << 20];
+    let runs: Vec<_> = limits
+        .iter()
+        .map(|&n| (n, thread::spawn(move || held_while_thinking(n))))
+        .collect();
+    for (n, run) in runs {
+        let (peak, data) = run.join().expect("a brain's run");
+        eprintln!(
+            "max_memory {} with two threads: peak {}, allocated at most {}",
+            mib(n),
+            mib(peak),
+            mib(data)
+        );
+        assert!(
+            peak <= n && data <= n,
+            "max_memory {} with two threads: {} resident at the peak, {} allocated",
+            mib(n),
+            mib(peak),
+            mib(data)
+        );
+    }
+}
+
+/// Starts the brain with `max_memory` and two threads, plays four timed
+/// turns on 20×20, and returns its resident peak and the most it had
+/// allocated at any reading.
+fn held_while_thinking(max_memory: u64) -> (u64, u64) {
+    let mut child = Command::new(BRAIN)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the brain");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let lines = read_lines(&mut child);
+    let mut data = 0;
+    let mut next = |child: &Child| {
+        let start = std::time::Instant::now();
+        loop {
+            if let Some((_, now)) = status(child) {
+                data = data.max(now);
+            }
+            match lines.recv_timeout(std::time::Duration::from_millis(3)) {
+                Ok(line) if line.starts_with("MESSAGE") => {}
+                Ok(line) => return line,
+                Err(_) => assert!(start.elapsed() < HANG, "no reply within {HANG:?}"),
+            }
+        }
+    };
+    send(&mut stdin, &format!("INFO max_memory {max_memory}"));
+    send(&mut stdin, "INFO thread_num 2");
+    send(&mut stdin, "INFO timeout_turn 300");
+    send(&mut stdin, "START 20");
+    assert_eq!(next(&child), "OK");
+    for turn in ["10,10", "11,11", "8,12", "12,8"] {
+        send(&mut stdin, &format!("TURN {turn}"));
+        let reply = next(&child);
+        assert!(reply.contains(','), "TURN {turn}: {reply:?} is not a move");
+    }
+    let (peak, _) = status(&child).expect("/proc/<pid>/status has VmHWM and VmData");
+    send(&mut stdin, "END");
+    drop(stdin);
+    let status = child.wait().expect("wait for the brain");
+    assert_eq!(status.code(), Some(0), "max_memory {max_memory}");
+    (peak, data)
+}

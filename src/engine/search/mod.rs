@@ -28,7 +28,7 @@ mod root;
 pub mod vcf;
 pub mod vct;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::limits::{Budget, CHECK_EVERY};
@@ -55,7 +55,7 @@ pub type MoveList = Vec<(i32, u16)>;
 pub struct Search<'a> {
     /// The position, played forward and back.
     pos: Position,
-    tt: &'a mut Table,
+    tt: &'a Table,
     history: &'a mut [[i32; CELLS]; 2],
     killers: [[u16; 2]; MAX_PLY],
     /// For each side and each last move of the opponent's, the quiet move
@@ -88,6 +88,12 @@ pub struct Search<'a> {
     solve_exhausted: bool,
     /// Whether caro threes count in the solvers (see `attack`).
     threes_as_threat: bool,
+    /// The nodes of the helper threads searching beside this one, and
+    /// whether this is one of them (it adds its nodes) or the main
+    /// search (it reports them with its own).
+    pool: Option<(&'a AtomicU64, bool)>,
+    /// A helper's seed for the noise in its move order (0: none).
+    noise: u64,
 }
 
 /// The outcome of a search.
@@ -125,7 +131,7 @@ impl<'a> Search<'a> {
     /// A search of `pos` within `budget`.
     pub fn new(
         pos: Position,
-        tt: &'a mut Table,
+        tt: &'a Table,
         history: &'a mut [[i32; CELLS]; 2],
         budget: Budget,
         halt: Option<&'a AtomicBool>,
@@ -150,7 +156,15 @@ impl<'a> Search<'a> {
             root_filter: None,
             solve_exhausted: false,
             threes_as_threat: false,
+            pool: None,
+            noise: 0,
         }
+    }
+
+    /// Counts nodes in `pool` with other threads': as a helper (adding
+    /// its own), or as the main search (reporting theirs with its own).
+    pub fn pool_nodes(&mut self, pool: &'a AtomicU64, helper: bool) {
+        self.pool = Some((pool, helper));
     }
 
     /// Counts a node; true when the search must stop.
@@ -159,6 +173,9 @@ impl<'a> Search<'a> {
             self.nodes += 1;
             self.stopped = self.budget.exhausted(self.nodes)
                 || (self.nodes % CHECK_EVERY == 0 && self.halted());
+            if let Some((pool, true)) = self.pool.filter(|_| self.nodes % CHECK_EVERY == 0) {
+                pool.fetch_add(CHECK_EVERY, Ordering::Relaxed);
+            }
         }
         self.stopped
     }
@@ -174,13 +191,28 @@ impl<'a> Search<'a> {
         self.budget.exhausted_now(self.nodes) || self.halted()
     }
 
+    /// Adds a little noise, from `seed`, to the move order (a helper
+    /// thread's: see [`Search::deepen_every_other`]); 0 for none.
+    pub fn set_noise(&mut self, seed: u64) {
+        self.noise = seed.wrapping_mul(0x2545_F491_4F6C_DD1D);
+    }
+
+    /// The position searched.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
     /// The position searched, given back.
     pub fn into_position(self) -> Position {
         self.pos
     }
 
-    /// Nodes visited so far, threat solvers included.
+    /// Nodes visited so far, threat solvers included; for the main
+    /// search, its helpers' too.
     pub fn nodes(&self) -> u64 {
-        self.nodes
+        match self.pool {
+            Some((pool, false)) => self.nodes + pool.load(Ordering::Relaxed),
+            _ => self.nodes,
+        }
     }
 }

@@ -11,6 +11,17 @@ impl Search<'_> {
     /// Searches the position (which has an empty point and a stone) and
     /// picks a move.
     pub fn run(&mut self) -> Outcome {
+        match self.prepare() {
+            Ok(fallback) => self.deepen(fallback),
+            Err(decided) => decided,
+        }
+    }
+
+    /// What comes before the deepening search: a threat that decides at
+    /// once, or a forced win the solvers find (`Err`, the outcome), else
+    /// the root moves narrowed to the defences of any threat of the
+    /// opponent's, and the move to fall back on (`Ok`).
+    pub fn prepare(&mut self) -> Result<usize, Outcome> {
         let me = self.pos.side();
         let opp = other(me);
         let decided = |best: usize, score: i32| Outcome {
@@ -21,7 +32,7 @@ impl Search<'_> {
             iterations: Vec::new(),
         };
         if let Some(f) = self.pos.five_point(me) {
-            return decided(f, WIN - 1);
+            return Err(decided(f, WIN - 1));
         }
         if let Some(f) = self.pos.five_point(opp) {
             let mut stops = MoveList::new();
@@ -30,27 +41,27 @@ impl Search<'_> {
             // caro there may be several, and the search picks among them.
             if stops.len() <= 1 {
                 let best = stops.first().map_or(f, |&(_, m)| usize::from(m));
-                return decided(best, if stops.is_empty() { -(WIN - 2) } else { 0 });
+                return Err(decided(best, if stops.is_empty() { -(WIN - 2) } else { 0 }));
             }
         }
         if let Some(f) = self
             .flex_four(me)
             .filter(|_| self.pos.combo_count(opp, C_FIVE) == 0)
         {
-            return decided(f, WIN - 3);
+            return Err(decided(f, WIN - 3));
         }
         let list = self.ordered_moves(0, 0, usize::MAX);
         let fallback = list.first().map(|&(_, m)| usize::from(m));
         self.lists[0] = list;
         let Some(fallback) = fallback.or_else(|| self.any_empty()) else {
-            return decided(0, 0);
+            return Err(decided(0, 0));
         };
         // Own forced wins first, shortest first: fours only (deep, cheap),
         // then threats.
         for depth in 1..=ROOT_VCF {
             if self.solve(6, SOLVER_CAP, |s| s.vcf(depth, 0)) {
                 if let Some(f) = self.solved.filter(|&f| self.pos.cell(f) == pattern::EMPTY) {
-                    return decided(f, WIN - vcf_plies(depth, self.pos.rule()));
+                    return Err(decided(f, WIN - vcf_plies(depth, self.pos.rule())));
                 }
             }
             if self.stopped || self.solve_exhausted {
@@ -63,7 +74,7 @@ impl Search<'_> {
             }
             if self.solve(6, SOLVER_CAP, |s| s.vct(depth, 0)) {
                 if let Some(f) = self.solved.filter(|&f| self.pos.cell(f) == pattern::EMPTY) {
-                    return decided(f, WIN - 4 * depth as i32);
+                    return Err(decided(f, WIN - 4 * depth as i32));
                 }
             }
             if self.solve_exhausted {
@@ -73,6 +84,34 @@ impl Search<'_> {
         self.root_filter = self
             .defences(Threats::Fours)
             .or_else(|| self.defences(Threats::FoursAndThrees));
+        Ok(fallback)
+    }
+
+    /// The root moves [`Search::prepare`] kept, if it narrowed them.
+    pub fn root_moves(&self) -> Option<&[usize]> {
+        self.root_filter.as_deref()
+    }
+
+    /// Searches only `moves` at the root (what another thread's
+    /// [`Search::prepare`] kept), or every move.
+    pub fn keep_root_moves(&mut self, moves: Option<Vec<usize>>) {
+        self.root_filter = moves;
+    }
+
+    /// The iterative deepening from depth 1, playing `fallback` if no
+    /// iteration gets as far as a move.
+    pub fn deepen(&mut self, fallback: usize) -> Outcome {
+        self.deepen_by(fallback, 1)
+    }
+
+    /// The iterative deepening of a helper thread: the odd depths only,
+    /// so that it is never in the same iteration as the main search for
+    /// long (see [`Engine::search`](crate::engine::Engine::search)).
+    pub fn deepen_every_other(&mut self, fallback: usize) -> Outcome {
+        self.deepen_by(fallback, 2)
+    }
+
+    fn deepen_by(&mut self, fallback: usize, step: u32) -> Outcome {
         let mut best = Outcome {
             best: fallback,
             score: 0,
@@ -100,7 +139,7 @@ impl Search<'_> {
                 depth,
                 seldepth: self.seldepth as u32,
                 score,
-                nodes: self.nodes,
+                nodes: self.nodes(),
                 elapsed: self.started.elapsed(),
                 pv: pv.clone(),
             });
@@ -115,7 +154,7 @@ impl Search<'_> {
                 break;
             }
             guess = Some(score);
-            depth += 1;
+            depth += step;
         }
         best
     }
