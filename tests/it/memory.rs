@@ -31,7 +31,9 @@
 
 use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::Receiver;
 use std::thread;
+use std::time::{Duration, Instant};
 
 use gomoku_mist::engine::DEFAULT_MEMORY;
 use gomoku_mist::gomocup::protocol::{MEMORY_RESERVE, SMALLEST_TABLE};
@@ -66,6 +68,44 @@ struct Held {
 /// turns of [`TURN_NODES`] nodes on 20×20, and reads its memory before
 /// `END`.
 fn held(max_memory: Option<u64>) -> Held {
+    let mut info: Vec<String> = max_memory
+        .map(|n| format!("INFO max_memory {n}"))
+        .into_iter()
+        .collect();
+    // A node budget, not a clock: brains that take the same table then
+    // search the same trees and touch the same pages, however loaded the
+    // machine (a search's deepest ply, and so how much of its move lists
+    // and undo stack it touches, varies with the time it gets).
+    info.push(format!("INFO max_node {TURN_NODES}"));
+    info.push("INFO timeout_turn 60000".to_owned());
+    let mut messages = Vec::new();
+    let (peak, data) = four_turns(&info, |_, lines| {
+        loop {
+            let line = lines
+                .recv_timeout(HANG)
+                .unwrap_or_else(|_| panic!("no reply within {HANG:?}"));
+            match line.strip_prefix("MESSAGE ") {
+                Some(m) if !m.starts_with("depth ") => messages.push(m.to_owned()),
+                Some(_) => {}
+                None => return line,
+            }
+        }
+    });
+    Held {
+        peak,
+        data,
+        messages,
+    }
+}
+
+/// Starts the brain, sends it `info`, `START 20` and four turns, each
+/// reply read by `reply` (which may read the brain's memory while it
+/// waits), and returns the resident peak and the allocation read before
+/// `END`.
+fn four_turns(
+    info: &[String],
+    mut reply: impl FnMut(&Child, &Receiver<String>) -> String,
+) -> (u64, u64) {
     let mut child = Command::new(BRAIN)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -74,43 +114,25 @@ fn held(max_memory: Option<u64>) -> Held {
         .expect("start the brain");
     let mut stdin = child.stdin.take().expect("stdin is piped");
     let lines = read_lines(&mut child);
-    let mut messages = Vec::new();
-    let next = |messages: &mut Vec<String>| loop {
-        let line = lines
-            .recv_timeout(HANG)
-            .unwrap_or_else(|_| panic!("no reply within {HANG:?}"));
-        match line.strip_prefix("MESSAGE ") {
-            Some(m) if !m.starts_with("depth ") => messages.push(m.to_owned()),
-            Some(_) => {}
-            None => return line,
-        }
-    };
-    if let Some(n) = max_memory {
-        send(&mut stdin, &format!("INFO max_memory {n}"));
+    for line in info {
+        send(&mut stdin, line);
     }
-    // A node budget, not a clock: brains that take the same table then
-    // search the same trees and touch the same pages, however loaded the
-    // machine (a search's deepest ply, and so how much of its move lists
-    // and undo stack it touches, varies with the time it gets).
-    send(&mut stdin, &format!("INFO max_node {TURN_NODES}"));
-    send(&mut stdin, "INFO timeout_turn 60000");
     send(&mut stdin, "START 20");
-    assert_eq!(next(&mut messages), "OK");
+    assert_eq!(reply(&child, &lines), "OK", "{info:?}");
     for turn in ["10,10", "11,11", "8,12", "12,8"] {
         send(&mut stdin, &format!("TURN {turn}"));
-        let reply = next(&mut messages);
-        assert!(reply.contains(','), "TURN {turn}: {reply:?} is not a move");
+        let answer = reply(&child, &lines);
+        assert!(
+            answer.contains(','),
+            "TURN {turn}: {answer:?} is not a move"
+        );
     }
-    let (peak, data) = status(&child).expect("/proc/<pid>/status has VmHWM and VmData");
+    let held = status(&child).expect("/proc/<pid>/status has VmHWM and VmData");
     send(&mut stdin, "END");
     drop(stdin);
     let status = child.wait().expect("wait for the brain");
-    assert_eq!(status.code(), Some(0), "max_memory {max_memory:?}");
-    Held {
-        peak,
-        data,
-        messages,
-    }
+    assert_eq!(status.code(), Some(0), "{info:?}");
+    held
 }
 
 fn send(stdin: &mut ChildStdin, line: &str) {
@@ -267,42 +289,24 @@ fn helper_threads_keep_within_max_memory_too() {
 /// turns on 20×20, and returns its resident peak and the most it had
 /// allocated at any reading.
 fn held_while_thinking(max_memory: u64) -> (u64, u64) {
-    let mut child = Command::new(BRAIN)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start the brain");
-    let mut stdin = child.stdin.take().expect("stdin is piped");
-    let lines = read_lines(&mut child);
+    let info = [
+        format!("INFO max_memory {max_memory}"),
+        "INFO thread_num 2".to_owned(),
+        "INFO timeout_turn 300".to_owned(),
+    ];
     let mut data = 0;
-    let mut next = |child: &Child| {
-        let start = std::time::Instant::now();
+    let (peak, _) = four_turns(&info, |child, lines| {
+        let start = Instant::now();
         loop {
             if let Some((_, now)) = status(child) {
                 data = data.max(now);
             }
-            match lines.recv_timeout(std::time::Duration::from_millis(3)) {
+            match lines.recv_timeout(Duration::from_millis(3)) {
                 Ok(line) if line.starts_with("MESSAGE") => {}
                 Ok(line) => return line,
                 Err(_) => assert!(start.elapsed() < HANG, "no reply within {HANG:?}"),
             }
         }
-    };
-    send(&mut stdin, &format!("INFO max_memory {max_memory}"));
-    send(&mut stdin, "INFO thread_num 2");
-    send(&mut stdin, "INFO timeout_turn 300");
-    send(&mut stdin, "START 20");
-    assert_eq!(next(&child), "OK");
-    for turn in ["10,10", "11,11", "8,12", "12,8"] {
-        send(&mut stdin, &format!("TURN {turn}"));
-        let reply = next(&child);
-        assert!(reply.contains(','), "TURN {turn}: {reply:?} is not a move");
-    }
-    let (peak, _) = status(&child).expect("/proc/<pid>/status has VmHWM and VmData");
-    send(&mut stdin, "END");
-    drop(stdin);
-    let status = child.wait().expect("wait for the brain");
-    assert_eq!(status.code(), Some(0), "max_memory {max_memory}");
+    });
     (peak, data)
 }
