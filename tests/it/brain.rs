@@ -617,10 +617,12 @@ impl Manager {
 }
 
 /// A manager that starts a long think: `timeout_turn` 10^13 ms, a
-/// midgame position on 20×20.
+/// midgame position on 20×20, on two threads whatever the machine has
+/// (a helper thread must stop with the main search).
 fn thinking_brain() -> Manager {
     let mut manager = Manager::start();
     assert_eq!(manager.exchange("START 20"), "OK");
+    manager.send("INFO thread_num 2");
     manager.send("INFO timeout_turn 10000000000000");
     manager.send("INFO time_left 10000000000000");
     let stdin = manager.stdin.as_mut().expect("stdin is open");
