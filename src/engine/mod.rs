@@ -63,8 +63,8 @@ pub const MAX_THREADS: u32 = 64;
 
 /// A helper thread's stack: the search recurses at most
 /// [`search::MAX_PLY`] plies, in some hundreds of bytes each (helpers
-/// given the system's least stack, 16 KiB, searched to 20 plies and
-/// more without overflowing it).
+/// asking for a stack of 8 KiB searched 20 plies deep and more without
+/// overflowing it).
 const HELPER_STACK: usize = 1 << 20;
 
 /// What a helper thread may hold besides the shared table: its stack,
@@ -367,7 +367,7 @@ impl Engine {
         let halt = self.halt.as_deref();
         let tt = &self.tt;
         // Each helper starts from this search's history, and learns its own.
-        let mut histories = vec![self.history.clone(); threads as usize - 1];
+        let mut histories: Vec<_> = (1..threads).map(|_| self.history.clone()).collect();
         let mut search = Search::new(pos, tt, &mut self.history, budget, halt);
         let pool = AtomicU64::new(0);
         let outcome = match search.prepare() {
@@ -383,7 +383,7 @@ impl Engine {
                 // reach the nodes of the main search's next iteration
                 // first. Only the main search's move is played.
                 let done = AtomicBool::new(false);
-                search.pool_nodes(&pool, false);
+                search.lead(&pool);
                 std::thread::scope(|scope| {
                     for (n, history) in histories.iter_mut().enumerate() {
                         let pos = search.position().clone();
@@ -393,11 +393,12 @@ impl Engine {
                         let _ = std::thread::Builder::new()
                             .stack_size(HELPER_STACK)
                             .spawn_scoped(scope, move || {
-                                let mut helper = Search::new(pos, tt, history, budget, Some(done));
-                                helper.keep_root_moves(keep);
-                                helper.pool_nodes(pool, true);
-                                helper.set_noise(n as u64 + 1);
-                                helper.deepen_every_other(fallback);
+                                Search::new(pos, tt, history, budget, Some(done)).help(
+                                    n as u64 + 1,
+                                    keep,
+                                    pool,
+                                    fallback,
+                                );
                             });
                     }
                     let outcome = search.deepen(fallback);

@@ -88,12 +88,20 @@ pub struct Search<'a> {
     solve_exhausted: bool,
     /// Whether caro threes count in the solvers (see `attack`).
     threes_as_threat: bool,
-    /// The nodes of the helper threads searching beside this one, and
-    /// whether this is one of them (it adds its nodes) or the main
-    /// search (it reports them with its own).
-    pool: Option<(&'a AtomicU64, bool)>,
+    /// The count of the helper threads' nodes, when threads search
+    /// together.
+    pool: Option<Pool<'a>>,
     /// A helper's seed for the noise in its move order (0: none).
     noise: u64,
+}
+
+/// A search's part in counting the nodes of threads searching together.
+#[derive(Clone, Copy)]
+enum Pool<'a> {
+    /// The main search: reports the helpers' nodes with its own.
+    Main(&'a AtomicU64),
+    /// A helper: adds its nodes to the count as it goes.
+    Helper(&'a AtomicU64),
 }
 
 /// The outcome of a search.
@@ -161,20 +169,22 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Counts nodes in `pool` with other threads': as a helper (adding
-    /// its own), or as the main search (reporting theirs with its own).
-    pub fn pool_nodes(&mut self, pool: &'a AtomicU64, helper: bool) {
-        self.pool = Some((pool, helper));
+    /// Makes this the main search of threads that count their nodes in
+    /// `pool`: it reports theirs with its own.
+    pub fn lead(&mut self, pool: &'a AtomicU64) {
+        self.pool = Some(Pool::Main(pool));
     }
 
     /// Counts a node; true when the search must stop.
     fn tick(&mut self) -> bool {
         if !self.stopped {
             self.nodes += 1;
-            self.stopped = self.budget.exhausted(self.nodes)
-                || (self.nodes % CHECK_EVERY == 0 && self.halted());
-            if let Some((pool, true)) = self.pool.filter(|_| self.nodes % CHECK_EVERY == 0) {
-                pool.fetch_add(CHECK_EVERY, Ordering::Relaxed);
+            self.stopped = self.budget.exhausted(self.nodes);
+            if self.nodes % CHECK_EVERY == 0 {
+                self.stopped = self.stopped || self.halted();
+                if let Some(Pool::Helper(pool)) = self.pool {
+                    pool.fetch_add(CHECK_EVERY, Ordering::Relaxed);
+                }
             }
         }
         self.stopped
@@ -191,12 +201,6 @@ impl<'a> Search<'a> {
         self.budget.exhausted_now(self.nodes) || self.halted()
     }
 
-    /// Adds a little noise, from `seed`, to the move order (a helper
-    /// thread's: see [`Search::deepen_every_other`]); 0 for none.
-    pub fn set_noise(&mut self, seed: u64) {
-        self.noise = seed.wrapping_mul(0x2545_F491_4F6C_DD1D);
-    }
-
     /// The position searched.
     pub fn position(&self) -> &Position {
         &self.pos
@@ -211,7 +215,7 @@ impl<'a> Search<'a> {
     /// search, its helpers' too.
     pub fn nodes(&self) -> u64 {
         match self.pool {
-            Some((pool, false)) => self.nodes + pool.load(Ordering::Relaxed),
+            Some(Pool::Main(pool)) => self.nodes + pool.load(Ordering::Relaxed),
             _ => self.nodes,
         }
     }

@@ -2,12 +2,13 @@
 //! defences a threat leaves, and iterative deepening.
 
 use super::vcf::{Threats, vcf_plies};
-use super::{Iteration, MoveList, Outcome, ROOT_VCF, ROOT_VCT, SOLVER_CAP, Search, WIN};
+use super::{Iteration, MoveList, Outcome, Pool, ROOT_VCF, ROOT_VCT, SOLVER_CAP, Search, WIN};
 use crate::engine::eval::{C_FIVE, EVAL_LIMIT};
 use crate::engine::pattern;
 use crate::engine::position::other;
+use std::sync::atomic::AtomicU64;
 
-impl Search<'_> {
+impl<'a> Search<'a> {
     /// Searches the position (which has an empty point and a stone) and
     /// picks a move.
     pub fn run(&mut self) -> Outcome {
@@ -92,23 +93,29 @@ impl Search<'_> {
         self.root_filter.as_deref()
     }
 
-    /// Searches only `moves` at the root (what another thread's
-    /// [`Search::prepare`] kept), or every move.
-    pub fn keep_root_moves(&mut self, moves: Option<Vec<usize>>) {
-        self.root_filter = moves;
-    }
-
     /// The iterative deepening from depth 1, playing `fallback` if no
     /// iteration gets as far as a move.
     pub fn deepen(&mut self, fallback: usize) -> Outcome {
         self.deepen_by(fallback, 1)
     }
 
-    /// The iterative deepening of a helper thread: the odd depths only,
-    /// so that it is never in the same iteration as the main search for
-    /// long (see [`Engine::search`](crate::engine::Engine::search)).
-    pub fn deepen_every_other(&mut self, fallback: usize) -> Outcome {
-        self.deepen_by(fallback, 2)
+    /// Searches as helper thread `n` (from 1) of a main search that has
+    /// prepared the same root and kept `root_moves`, adding its nodes to
+    /// `pool`, until the deadline or the halt flag. Out of step with the
+    /// main search (see [`Engine::search`](crate::engine::Engine::search)):
+    /// its move order has a little noise of its own, and it searches the
+    /// odd depths only.
+    pub fn help(
+        &mut self,
+        n: u64,
+        root_moves: Option<Vec<usize>>,
+        pool: &'a AtomicU64,
+        fallback: usize,
+    ) {
+        self.root_filter = root_moves;
+        self.pool = Some(Pool::Helper(pool));
+        self.noise = n.wrapping_mul(0x2545_F491_4F6C_DD1D);
+        self.deepen_by(fallback, 2);
     }
 
     fn deepen_by(&mut self, fallback: usize, step: u32) -> Outcome {
