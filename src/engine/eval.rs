@@ -3,8 +3,13 @@
 //! static evaluation, which is the sum of the values of every empty point
 //! for the side to move minus that for the opponent.
 //!
-//! The values are hand-tuned, in the spirit of classical engines such as
-//! Wine: threats count far more than shape.
+//! The values began hand-made, in the spirit of classical engines such as
+//! Wine (threats count far more than shape), and were then tuned together
+//! with the search's pruning margins by SPSA on games against Rapfi at
+//! fixed node budgets (docs/gomocup.md, "Tuned by games against Rapfi"):
+//! fitted to positions alone, the values predicted better and played
+//! worse; tuned by games, within the search that uses them, they play
+//! better.
 
 use super::pattern::{self, Pattern};
 
@@ -125,10 +130,10 @@ impl Shapes {
 
 /// What one line pattern on an empty point is worth to the side that
 /// could play there.
-const LINE_VALUE: [i32; pattern::COUNT] = [0, 2, 3, 10, 10, 36, 80, 300, 2000];
+const LINE_VALUE: [i32; pattern::COUNT] = [0, 2, 2, 7, 8, 62, 89, 207, 2000];
 
 /// Extra worth of a combination beyond its lines.
-const COMBO_BONUS: [i32; COMBOS] = [0, 0, 20, 0, 30, 150, 0, 30, 300, 600, 2000];
+const COMBO_BONUS: [i32; COMBOS] = [0, 0, 20, 0, 41, 102, 0, 25, 312, 670, 2000];
 
 /// The value of an empty point to one side, given its four line patterns
 /// and their combination.
@@ -136,12 +141,15 @@ pub fn value(lines: [Pattern; 4], combo: Combo) -> i32 {
     lines.iter().map(|&p| LINE_VALUE[p as usize]).sum::<i32>() + COMBO_BONUS[combo as usize]
 }
 
+/// The side to move's point values in hundredths of the waiting side's:
+/// it moves first, so its threats are worth more.
+pub const MOVER_WEIGHT: i32 = 130;
+
 /// The largest static score; every proven win scores above it.
 pub const EVAL_LIMIT: i32 = 20_000;
 
 /// The static score for the side to move, from both sides' sums of point
 /// values.
 pub fn evaluate(own: i32, other: i32) -> i32 {
-    // The side to move acts first: its threats are worth more.
-    ((own * 6 - other * 5) / 5).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    ((own * MOVER_WEIGHT - other * 100) / 100).clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }

@@ -239,16 +239,16 @@ fn width(depth: i32, pv_node: bool) -> usize {
 /// The deepest remaining depth at which a static score far above beta
 /// ends the node, and the margin per ply it must clear.
 const FUTILITY_DEPTH: i32 = 3;
-const FUTILITY_MARGIN: i32 = 120;
+const FUTILITY_MARGIN: i32 = 125;
 
 /// How far per ply of depth a cut node's static score must clear beta for
 /// its moves that make no four to be searched a ply shallower.
-const FAIL_HIGH_MARGIN: i32 = 20;
+const FAIL_HIGH_MARGIN: i32 = 11;
 
 /// The deepest remaining depth at which a static score far below alpha
 /// hands the node to the horizon, and the margin per ply.
 const RAZOR_DEPTH: i32 = 2;
-const RAZOR_MARGIN: i32 = 250;
+const RAZOR_MARGIN: i32 = 290;
 
 /// The deepest remaining depth at which late quiet moves are pruned.
 const PRUNE_DEPTH: i32 = 3;

@@ -76,7 +76,8 @@ impl Search<'_> {
                     continue;
                 }
                 let (vm, vo) = (self.pos.value(i, me), self.pos.value(i, opp));
-                let mut score = (vm * 6 / 5 + vo) * 16 + self.history[me as usize - 1][i];
+                let mut score =
+                    (vm * ATTACK_WEIGHT / 100 + vo) * 16 + self.history[me as usize - 1][i];
                 if self.noise != 0 {
                     // The same noise for a move wherever the position
                     // recurs, so that the order stays stable across
@@ -106,6 +107,10 @@ impl Search<'_> {
         list
     }
 }
+
+/// In move order, a point's worth to the side to move (attack) in
+/// hundredths of its worth to the opponent (defence).
+const ATTACK_WEIGHT: i32 = 133;
 
 /// The most four-three points of the opponent answered by their lines only.
 const FOUR_THREES: usize = 4;
