@@ -385,12 +385,13 @@ impl Engine {
                 let done = AtomicBool::new(false);
                 search.lead(&pool);
                 std::thread::scope(|scope| {
+                    let mut helpers = Vec::with_capacity(histories.len());
                     for (n, history) in histories.iter_mut().enumerate() {
                         let pos = search.position().clone();
                         let keep = search.root_moves().map(<[usize]>::to_vec);
                         let (done, pool) = (&done, &pool);
                         // A helper the system cannot start is one fewer.
-                        let _ = std::thread::Builder::new()
+                        let helper = std::thread::Builder::new()
                             .stack_size(HELPER_STACK)
                             .spawn_scoped(scope, move || {
                                 Search::new(pos, tt, history, budget, Some(done)).help(
@@ -400,9 +401,19 @@ impl Engine {
                                     fallback,
                                 );
                             });
+                        helpers.extend(helper.ok());
                     }
                     let outcome = search.deepen(fallback);
                     done.store(true, Ordering::Relaxed);
+                    // Joined here, not left to the scope: the scope waits
+                    // only until a helper's closure returns, and a thread
+                    // still exiting then holds its stack, so the next
+                    // search's helper would map a new one beside it (seen
+                    // as 2 MiB over `max_memory`). A helper's panic does
+                    // not change the main search's move.
+                    for helper in helpers {
+                        let _ = helper.join();
+                    }
                     outcome
                 })
             }
