@@ -143,7 +143,7 @@ pub fn value(lines: [Pattern; 4], combo: Combo) -> i32 {
 
 /// The side to move's point values in hundredths of the waiting side's:
 /// it moves first, so its threats are worth more.
-const MOVER_WEIGHT: i32 = 130;
+const MOVER_WEIGHT: i32 = 126;
 
 /// The largest static score; every proven win scores above it.
 pub const EVAL_LIMIT: i32 = 20_000;

@@ -215,31 +215,33 @@ impl Search<'_> {
 }
 
 /// Moves searched at an inner node that has no forcing situation, within
-/// [`WIDE_DEPTH`] plies of the horizon (more above it).
-const WIDTH_LIMIT: usize = 8;
+/// [`WIDE_DEPTH`] plies of the horizon (more above it). The widths are in
+/// hundredths of a move, as they were tuned: a node searches the whole
+/// moves of its width.
+const WIDTH_LIMIT: i32 = 815;
 /// Moves searched at an inner node of the expected line: few such nodes,
 /// and their mistakes are the ones the root sees.
-const PV_WIDTH_LIMIT: usize = 16;
+const PV_WIDTH_LIMIT: i32 = 1631;
 /// The remaining depth past which a node searches more moves.
 const WIDE_DEPTH: i32 = 4;
 /// The moves a node adds for each ply of depth past [`WIDE_DEPTH`].
-const WIDTH_PER_PLY: usize = 2;
+const WIDTH_PER_PLY: i32 = 181;
 
 /// Moves searched at an inner node without a forcing situation: few near
-/// the horizon, where most nodes are, and two more for each ply of depth
-/// left past [`WIDE_DEPTH`]. High in the tree a quiet move the ordering
-/// ranks low (the start of a slow attack, or the defence against one) can
+/// the horizon, where most nodes are, and almost two more for each ply
+/// of depth left past [`WIDE_DEPTH`]. High in the tree a quiet move the
+/// ordering ranks low (the start of a slow attack, or the defence against one) can
 /// decide the game, there are few such nodes, and the reductions keep the
 /// late moves cheap.
 fn width(depth: i32, pv_node: bool) -> usize {
     let base = if pv_node { PV_WIDTH_LIMIT } else { WIDTH_LIMIT };
-    base + WIDTH_PER_PLY * (depth - WIDE_DEPTH).max(0) as usize
+    ((base + WIDTH_PER_PLY * (depth - WIDE_DEPTH).max(0)) / 100) as usize
 }
 
 /// The deepest remaining depth at which a static score far above beta
 /// ends the node, and the margin per ply it must clear.
 const FUTILITY_DEPTH: i32 = 3;
-const FUTILITY_MARGIN: i32 = 125;
+const FUTILITY_MARGIN: i32 = 137;
 
 /// How far per ply of depth a cut node's static score must clear beta for
 /// its moves that make no four to be searched a ply shallower.
@@ -248,24 +250,25 @@ const FAIL_HIGH_MARGIN: i32 = 11;
 /// The deepest remaining depth at which a static score far below alpha
 /// hands the node to the horizon, and the margin per ply.
 const RAZOR_DEPTH: i32 = 2;
-const RAZOR_MARGIN: i32 = 290;
+const RAZOR_MARGIN: i32 = 309;
 
 /// The deepest remaining depth at which late quiet moves are pruned.
 const PRUNE_DEPTH: i32 = 3;
 /// A quiet move's history above which it is reduced one ply less.
-const HISTORY_TRUSTED: i32 = 1 << 10;
+const HISTORY_TRUSTED: i32 = 1133;
 
 /// How many moves a node at `depth` (at most `PRUNE_DEPTH`) searches
 /// before its late quiet ones are pruned.
 fn prune_count(depth: i32, improving: bool) -> usize {
-    2 + depth.max(0) as usize + 2 * usize::from(improving)
+    1 + depth.max(0) as usize + 2 * usize::from(improving)
 }
 
 /// Plies taken off the `n`th move at `depth`: growing with the logarithm of
 /// both, so deep nodes and late moves lose the most, read from a table
-/// built once: 0.6 + ln d · ln n / 1.1, measured together with the wider
-/// nodes above [`WIDE_DEPTH`] (with 8 moves at every depth, / 1.5 was the
-/// best divisor tried).
+/// built once: 0.43 + ln d · ln n / 1.04, tuned by games against Rapfi
+/// with the widths (by hand, with 8 moves at every depth, / 1.5 was the
+/// best divisor tried; with the wider nodes above [`WIDE_DEPTH`],
+/// 0.6 + ln d · ln n / 1.1).
 fn late_move_reduction(depth: i32, n: usize) -> i32 {
     const SIDE: usize = 64;
     static TABLE: OnceLock<[[u8; SIDE]; SIDE]> = OnceLock::new();
@@ -273,7 +276,7 @@ fn late_move_reduction(depth: i32, n: usize) -> i32 {
         let mut t = [[0u8; SIDE]; SIDE];
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (k, r) in row.iter_mut().enumerate().skip(1) {
-                let v = 0.6 + (d as f64).ln() * (k as f64).ln() / 1.1;
+                let v = 0.43 + (d as f64).ln() * (k as f64).ln() / 1.04;
                 *r = v.max(0.0) as u8;
             }
         }

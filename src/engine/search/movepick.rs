@@ -110,7 +110,7 @@ impl Search<'_> {
 
 /// In move order, a point's worth to the side to move (attack) in
 /// hundredths of its worth to the opponent (defence).
-const ATTACK_WEIGHT: i32 = 133;
+const ATTACK_WEIGHT: i32 = 141;
 
 /// The most four-three points of the opponent answered by their lines only.
 const FOUR_THREES: usize = 4;

@@ -20,7 +20,7 @@ use crate::engine::tt::Bound;
 /// The most fours the side to move may play past the horizon.
 pub(super) const QUIESCE_FOURS: u32 = 4;
 /// A static score this far below alpha is not worth a four's look.
-const DELTA: i32 = 600;
+const DELTA: i32 = 647;
 /// The most fours tried at one node.
 const FOURS: usize = 8;
 

@@ -297,7 +297,7 @@ impl<'a> Search<'a> {
 }
 
 /// The half-width of the first window around the last iteration's score.
-const ASPIRATION: i32 = 100;
+const ASPIRATION: i32 = 103;
 /// The first depth searched in a window (shallower ones are cheap).
 const ASPIRATION_DEPTH: u32 = 5;
 
