@@ -409,8 +409,8 @@ impl Engine {
                     // only until a helper's closure returns, and a thread
                     // still exiting then holds its stack, so the next
                     // search's helper would map a new one beside it (seen
-                    // as 2 MiB over `max_memory`). A helper's panic does
-                    // not change the main search's move.
+                    // as 2 MiB more than usual, past `max_memory`). A
+                    // helper's panic does not change the main search's move.
                     for helper in helpers {
                         let _ = helper.join();
                     }

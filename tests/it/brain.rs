@@ -619,8 +619,8 @@ impl Manager {
 /// A manager that starts a long think: `timeout_turn` 10^13 ms, an
 /// opening of four stones on 20×20, far from any win a search could prove
 /// and so end early on (the six-stone position this used before gave the
-/// side to move a win found in 215 ms), on two threads whatever the machine has
-/// (a helper thread must stop with the main search).
+/// side to move a win found in 215 ms), on two threads whatever the
+/// machine has (a helper thread must stop with the main search).
 fn thinking_brain() -> Manager {
     let mut manager = Manager::start();
     assert_eq!(manager.exchange("START 20"), "OK");

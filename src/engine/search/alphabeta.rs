@@ -215,9 +215,9 @@ impl Search<'_> {
 }
 
 /// Moves searched at an inner node that has no forcing situation, within
-/// [`WIDE_DEPTH`] plies of the horizon (more above it). The widths are in
-/// hundredths of a move, as they were tuned: a node searches the whole
-/// moves of its width.
+/// [`WIDE_DEPTH`] plies of the horizon (more above it). Widths are in
+/// hundredths of a move, as they were tuned; a node searches the whole
+/// number of moves its width holds.
 const WIDTH_LIMIT: i32 = 815;
 /// Moves searched at an inner node of the expected line: few such nodes,
 /// and their mistakes are the ones the root sees.
@@ -230,9 +230,9 @@ const WIDTH_PER_PLY: i32 = 181;
 /// Moves searched at an inner node without a forcing situation: few near
 /// the horizon, where most nodes are, and almost two more for each ply
 /// of depth left past [`WIDE_DEPTH`]. High in the tree a quiet move the
-/// ordering ranks low (the start of a slow attack, or the defence against one) can
-/// decide the game, there are few such nodes, and the reductions keep the
-/// late moves cheap.
+/// ordering ranks low (the start of a slow attack, or the defence against
+/// one) can decide the game, there are few such nodes, and the reductions
+/// keep the late moves cheap.
 fn width(depth: i32, pv_node: bool) -> usize {
     let base = if pv_node { PV_WIDTH_LIMIT } else { WIDTH_LIMIT };
     ((base + WIDTH_PER_PLY * (depth - WIDE_DEPTH).max(0)) / 100) as usize
