@@ -26,7 +26,10 @@
 //!   next and to the one after (a score that swings with the depth's
 //!   parity moves more in one step than in two). A position that is not a
 //!   quiet midgame is refused.
-//!   `GOMOKU_ENGINE_POSITIONS` names another file of positions to try.
+//!   `GOMOKU_ENGINE_POSITIONS` names another file of positions to try;
+//!   `GOMOKU_ENGINE_NODES` searches each to a node budget in place of
+//!   time, on one thread, so that builds can be compared on a busy
+//!   machine (about a million nodes is a second's search).
 //! - `parity`: the same two score changes in the opening, where the score
 //!   swings most: the sixteen openings below (four stones, Black to move)
 //!   on the 20×20 board, each searched by a fresh engine to a node budget
@@ -104,11 +107,13 @@ fn main() {
 
 /// The depth bench: the fixed midgame positions of
 /// `benches/depth/positions.txt` on 20×20 freestyle, each searched for one
-/// second (`GOMOKU_ENGINE_MS`) by a fresh engine with the default table;
+/// second (`GOMOKU_ENGINE_MS`), or to a node budget
+/// (`GOMOKU_ENGINE_NODES`), by a fresh engine with the default table;
 /// prints the search's line for each completed depth, the depth reached,
 /// then the mean nominal and selective depths.
 fn depth() {
     let ms: u64 = env("GOMOKU_ENGINE_MS").unwrap_or(1000);
+    let nodes = node_budget();
     // Another file of positions, to try a new set before writing it in.
     let positions = match std::env::var("GOMOKU_ENGINE_POSITIONS") {
         Ok(path) => match std::fs::read_to_string(&path) {
@@ -134,7 +139,8 @@ fn depth() {
     let mut steps: [Vec<i32>; 2] = [Vec::new(), Vec::new()];
     for position in &positions {
         let limits = Limits {
-            time: Some(Duration::from_millis(ms)),
+            time: nodes.is_none().then(|| Duration::from_millis(ms)),
+            nodes,
             threads: env("GOMOKU_ENGINE_THREADS"),
             ..Limits::default()
         };
@@ -162,8 +168,9 @@ fn depth() {
         add_score_steps(&found.reports, &mut steps);
     }
     let mean = |v: &[u32]| f64::from(v.iter().sum::<u32>()) / v.len().max(1) as f64;
+    let budget = nodes.map_or(format!("{ms} ms"), |n| format!("{n} nodes"));
     println!(
-        "depth in {ms} ms on {} positions: {depths:?}, mean {:.1}; selective {seldepths:?}, mean {:.1}",
+        "depth in {budget} on {} positions: {depths:?}, mean {:.1}; selective {seldepths:?}, mean {:.1}",
         positions.len(),
         mean(&depths),
         mean(&seldepths)
