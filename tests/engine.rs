@@ -358,6 +358,41 @@ fn the_bench_signature_is_the_recorded_one() {
     );
 }
 
+/// A mate the search finds is not the end of it: with two open threes of
+/// White's on the board, Black to move has lost, and once an iteration
+/// scores the loss the deepening goes on for four more (a deeper one may
+/// find a defence the pruned search missed) before it stops, far short of
+/// its depth limit.
+#[test]
+fn the_deepening_goes_on_past_a_mate() {
+    let mut setup = Setup::new(15, Rule::Freestyle);
+    let spot = |x, y| Spot { x, y };
+    for (x, y) in [(3, 3), (4, 3), (5, 3), (10, 9), (10, 10), (10, 11)] {
+        setup.stones.push((spot(x, y), Player::White));
+    }
+    for (x, y) in [(7, 7), (1, 12), (13, 1), (12, 13), (0, 7)] {
+        setup.stones.push((spot(x, y), Player::Black));
+    }
+    let limits = Limits {
+        depth: Some(40),
+        ..Limits::default()
+    };
+    let found = Engine::new(1 << 22)
+        .search(&setup, limits)
+        .expect("the board is not full");
+    let scores: Vec<(u32, i32)> = found.reports.iter().map(|r| (r.depth, r.score)).collect();
+    let first_mate = scores
+        .iter()
+        .find(|&&(_, s)| gomoku_mist::engine::mate_in(s).is_some_and(|n| n < 0))
+        .map(|&(d, _)| d)
+        .unwrap_or_else(|| panic!("Black has lost, yet no depth says so: {scores:?}"));
+    assert!(
+        scores.iter().all(|&(d, s)| d < first_mate || s < 0),
+        "a depth after the first mate lost it: {scores:?}"
+    );
+    assert_eq!(found.depth, first_mate + 4, "the last depth: {scores:?}");
+}
+
 /// Threats at the edges and in the corners of boards other than 19×19,
 /// where the wall of a smaller board, or the far rows of a larger one,
 /// must count as the board's end: (size, black stones, white stones,

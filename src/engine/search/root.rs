@@ -129,6 +129,8 @@ impl<'a> Search<'a> {
         self.seldepth = 0;
         let mut depth = 1;
         let mut guess = None;
+        // The first depth whose score was a win or a loss.
+        let mut mated_at = None;
         while depth <= self.budget.depth {
             let (found, score) = self.iterate(depth, guess);
             if self.stopped {
@@ -158,7 +160,10 @@ impl<'a> Search<'a> {
                 iterations: std::mem::take(&mut best.iterations),
             };
             if score.abs() > EVAL_LIMIT {
-                break;
+                let first = *mated_at.get_or_insert(depth);
+                if depth >= first + ITERATIONS_AFTER_MATE * step {
+                    break;
+                }
             }
             guess = Some(score);
             depth += step;
@@ -295,6 +300,14 @@ impl<'a> Search<'a> {
         line
     }
 }
+
+/// The iterations searched past the first whose score is a win or a
+/// loss. Below the root the search prunes, so its mate may rest on a
+/// defence (ours, or the opponent's) that it never looked at: a deeper
+/// iteration can refute a lost line or find a win sooner, as Rapfi
+/// searches a few more before it stops. A threat solver's win at the
+/// root is proved and stops at once (see [`Search::prepare`]).
+const ITERATIONS_AFTER_MATE: u32 = 4;
 
 /// The half-width of the first window around the last iteration's score.
 const ASPIRATION: i32 = 103;
