@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use brute::Grid;
 use gomoku_mist::board::Board;
-use gomoku_mist::engine::{Engine, Limits, Setup, Spot};
+use gomoku_mist::engine::{self, Engine, Limits, Setup, Spot};
 use gomoku_mist::player::Player;
 use gomoku_mist::point::Point;
 use gomoku_mist::rule::Rule;
@@ -358,6 +358,27 @@ fn the_bench_signature_is_the_recorded_one() {
     );
 }
 
+/// A freestyle board of side `size`, Black to move, with the stones
+/// written as `x,y` (zero-based) and separated by spaces.
+fn freestyle_setup(size: u8, black: &str, white: &str) -> Setup {
+    let spots = |text: &str, player: Player| -> Vec<(Spot, Player)> {
+        text.split_whitespace()
+            .map(|w| {
+                let (x, y) = w.split_once(',').expect("x,y");
+                let spot = Spot {
+                    x: x.parse().expect("x"),
+                    y: y.parse().expect("y"),
+                };
+                (spot, player)
+            })
+            .collect()
+    };
+    let mut setup = Setup::new(size, Rule::Freestyle);
+    setup.stones.extend(spots(black, Player::Black));
+    setup.stones.extend(spots(white, Player::White));
+    setup
+}
+
 /// A mate the search finds is not the end of it: with two open threes of
 /// White's on the board, Black to move has lost, and once an iteration
 /// scores the loss the deepening goes on for four more (a deeper one may
@@ -365,14 +386,11 @@ fn the_bench_signature_is_the_recorded_one() {
 /// its depth limit.
 #[test]
 fn the_deepening_goes_on_past_a_mate() {
-    let mut setup = Setup::new(15, Rule::Freestyle);
-    let spot = |x, y| Spot { x, y };
-    for (x, y) in [(3, 3), (4, 3), (5, 3), (10, 9), (10, 10), (10, 11)] {
-        setup.stones.push((spot(x, y), Player::White));
-    }
-    for (x, y) in [(7, 7), (1, 12), (13, 1), (12, 13), (0, 7)] {
-        setup.stones.push((spot(x, y), Player::Black));
-    }
+    let setup = freestyle_setup(
+        15,
+        "7,7 1,12 13,1 12,13 0,7",
+        "3,3 4,3 5,3 10,9 10,10 10,11",
+    );
     let limits = Limits {
         depth: Some(40),
         ..Limits::default()
@@ -383,7 +401,7 @@ fn the_deepening_goes_on_past_a_mate() {
     let scores: Vec<(u32, i32)> = found.reports.iter().map(|r| (r.depth, r.score)).collect();
     let first_mate = scores
         .iter()
-        .find(|&&(_, s)| gomoku_mist::engine::mate_in(s).is_some_and(|n| n < 0))
+        .find(|&&(_, s)| engine::mate_in(s).is_some_and(|n| n < 0))
         .map(|&(d, _)| d)
         .unwrap_or_else(|| panic!("Black has lost, yet no depth says so: {scores:?}"));
     assert!(
@@ -431,25 +449,8 @@ fn edges_and_corners_on_15_and_20() {
         // Black's four 15..18 on row 0, closed at 14,0, wins at 19,0.
         (20, "15,0 16,0 17,0 18,0", "14,0 5,5 6,6 7,7", &[(19, 0)]),
     ];
-    let spots = |text: &str| -> Vec<Spot> {
-        text.split_whitespace()
-            .map(|w| {
-                let (x, y) = w.split_once(',').expect("x,y");
-                Spot {
-                    x: x.parse().expect("x"),
-                    y: y.parse().expect("y"),
-                }
-            })
-            .collect()
-    };
     for &(size, black, white, answers) in cases {
-        let mut setup = Setup::new(size, Rule::Freestyle);
-        setup
-            .stones
-            .extend(spots(black).into_iter().map(|s| (s, Player::Black)));
-        setup
-            .stones
-            .extend(spots(white).into_iter().map(|s| (s, Player::White)));
+        let setup = freestyle_setup(size, black, white);
         let limits = Limits {
             nodes: Some(NODES),
             ..Limits::default()
