@@ -318,6 +318,14 @@ impl Engine {
         self.helper_room = Some(limit.saturating_sub(self.tt.bytes()));
     }
 
+    /// Writes every page of the hash table now, so that the next search
+    /// does not fault them in as it stores (see [`tt::Table::commit`]):
+    /// for a brain, whose table fits the manager's memory limit, at the
+    /// start of a game.
+    pub fn commit_table(&mut self) {
+        self.tt.commit();
+    }
+
     /// Forget everything learnt (new game), keeping the table's size;
     /// writes the whole table, so [`Engine::reset`] is faster for a large
     /// one.

@@ -126,6 +126,23 @@ impl Table {
         }
     }
 
+    /// Writes every page of the table, so that the search that follows
+    /// takes no page fault. A search that faults the pages in as it
+    /// stores spends its time in the kernel, and two threads faulting in
+    /// one process wait on each other there: on the depth bench, with a
+    /// fresh table each position, the main search's own nodes a
+    /// millisecond fell from 1,352 on one thread to 943 beside a helper,
+    /// and were 1,485 and 1,489 with the table written first.
+    pub fn commit(&mut self) {
+        const WORDS_A_PAGE: usize = 4096 / std::mem::size_of::<u64>();
+        for word in self.words.iter_mut().step_by(WORDS_A_PAGE) {
+            // Written back as it was, so that a table in use loses
+            // nothing; `black_box` keeps the store from being elided.
+            let word = word.get_mut();
+            *word = std::hint::black_box(*word);
+        }
+    }
+
     /// The table's size in bytes.
     pub fn bytes(&self) -> usize {
         self.words.len() / 2 * ENTRY_BYTES
@@ -187,6 +204,38 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn committing_the_pages_keeps_every_entry() {
+        let mut table = Table::new(1 << 20);
+        let keys: Vec<u64> = (1..=3000u64)
+            .map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .collect();
+        for (n, &key) in keys.iter().enumerate() {
+            table.store(key, n as i32 - 1500, n as u16, 7, Bound::Exact);
+        }
+        let before: Vec<_> = keys
+            .iter()
+            .map(|&k| table.probe(k).map(|e| (e.score, e.best)))
+            .collect();
+        assert!(
+            before.iter().filter(|e| e.is_some()).count() > 2000,
+            "most keys stored"
+        );
+        table.commit();
+        let after: Vec<_> = keys
+            .iter()
+            .map(|&k| table.probe(k).map(|e| (e.score, e.best)))
+            .collect();
+        assert_eq!(before, after);
+        assert_eq!(table.bytes(), 1 << 20);
+        let mut fresh = Table::new(1 << 20);
+        fresh.commit();
+        assert!(
+            keys.iter().all(|&k| fresh.probe(k).is_none()),
+            "a fresh table stays empty"
+        );
+    }
 
     #[test]
     fn an_entry_survives_packing() {

@@ -81,9 +81,11 @@ pub trait Brain {
 
 /// The search engine as a brain: what `pbrain-gomoku-mist` plays with.
 impl Brain for Engine {
-    /// A fresh table in place of the old: freed first and left
-    /// untouched, so the turn that calls this pays next to nothing for it
-    /// and memory never holds two tables. Under a limit the table leaves
+    /// A fresh table in place of the old, the old freed first so that
+    /// memory never holds two tables; then every page of the new one
+    /// written (see [`Engine::commit_table`]), which the turn that calls
+    /// this pays for once, in place of page faults all through its search.
+    /// Under a limit the table leaves
     /// room for the helper threads (see [`Engine::reset_within`]); with
     /// none it takes the default size.
     fn new_game(&mut self, memory_bytes: Option<u64>) {
@@ -91,6 +93,7 @@ impl Brain for Engine {
             Some(limit) => self.reset_within(usize::try_from(limit).unwrap_or(usize::MAX)),
             None => self.reset(DEFAULT_MEMORY),
         }
+        self.commit_table();
     }
 
     fn choose(&mut self, setup: &Setup, budget: Limits) -> Option<Spot> {
