@@ -237,6 +237,9 @@ pub struct Thought {
 /// the moves of a game.
 pub struct Engine {
     tt: tt::Table,
+    /// Whether every page of the table has been written (see
+    /// [`Engine::commit_table`]).
+    committed: bool,
     history: Box<[[i32; CELLS]; 2]>,
     /// Threads a timed search uses when its limits do not say.
     threads: u32,
@@ -259,6 +262,7 @@ impl Engine {
         eval::Shapes::get();
         Engine {
             tt: tt::Table::new(memory_bytes),
+            committed: false,
             history: Box::new([[0; CELLS]; 2]),
             threads: 1,
             helper_room: None,
@@ -303,6 +307,7 @@ impl Engine {
     /// both, and the new one is untouched zeroed pages, not written here.
     pub fn reset(&mut self, memory_bytes: usize) {
         self.tt.renew(memory_bytes);
+        self.committed = false;
         self.helper_room = None;
         self.history.iter_mut().for_each(|h| h.fill(0));
     }
@@ -323,7 +328,10 @@ impl Engine {
     /// for a brain, whose table fits the manager's memory limit, at the
     /// start of a game.
     pub fn commit_table(&mut self) {
-        self.tt.commit();
+        if !self.committed {
+            self.tt.commit();
+            self.committed = true;
+        }
     }
 
     /// Forget everything learnt (new game), keeping the table's size;
@@ -372,6 +380,12 @@ impl Engine {
             }
             _ => 1,
         };
+        // Threads faulting the table's pages in together wait on each
+        // other in the kernel; one thread alone faults them in about as
+        // fast as writing them first (docs/gomocup.md, "Threads").
+        if threads > 1 {
+            self.commit_table();
+        }
         let halt = self.halt.as_deref();
         let tt = &self.tt;
         // Each helper starts from this search's history, and learns its own.

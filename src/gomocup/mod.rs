@@ -82,9 +82,9 @@ pub trait Brain {
 /// The search engine as a brain: what `pbrain-gomoku-mist` plays with.
 impl Brain for Engine {
     /// A fresh table in place of the old, the old freed first so that
-    /// memory never holds two tables; then every page of the new one
-    /// written (see [`Engine::commit_table`]), which the turn that calls
-    /// this pays for once, in place of page faults all through its search.
+    /// memory never holds two tables, and left untouched: the first
+    /// search on more than one thread writes its pages (see
+    /// [`Engine::commit_table`]).
     /// Under a limit the table leaves
     /// room for the helper threads (see [`Engine::reset_within`]); with
     /// none it takes the default size.
@@ -93,7 +93,6 @@ impl Brain for Engine {
             Some(limit) => self.reset_within(usize::try_from(limit).unwrap_or(usize::MAX)),
             None => self.reset(DEFAULT_MEMORY),
         }
-        self.commit_table();
     }
 
     fn choose(&mut self, setup: &Setup, budget: Limits) -> Option<Spot> {
