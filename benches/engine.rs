@@ -144,8 +144,8 @@ fn depth() {
             threads: env("GOMOKU_ENGINE_THREADS"),
             ..Limits::default()
         };
-        // Its pages written first, as a brain's are at a game's first
-        // move: a table faulted in during the search measures the kernel.
+        // Its pages written first: after a game's first move a brain's
+        // table is faulted in, and a fresh one would measure the kernel.
         let mut fresh = Engine::new(engine::DEFAULT_MEMORY);
         fresh.commit_table();
         let found = fresh

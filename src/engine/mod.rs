@@ -323,10 +323,10 @@ impl Engine {
         self.helper_room = Some(limit.saturating_sub(self.tt.bytes()));
     }
 
-    /// Writes every page of the hash table now, so that the next search
-    /// does not fault them in as it stores (see [`tt::Table::commit`]):
-    /// for a brain, whose table fits the manager's memory limit, at the
-    /// start of a game.
+    /// Writes every page of the hash table now, once a table, so that
+    /// the next search does not fault them in as it stores (see
+    /// [`tt::Table::commit`]). [`Engine::search`] does it before its
+    /// first search on more than one thread.
     pub fn commit_table(&mut self) {
         if !self.committed {
             self.tt.commit();

@@ -84,10 +84,9 @@ impl Brain for Engine {
     /// A fresh table in place of the old, the old freed first so that
     /// memory never holds two tables, and left untouched: the first
     /// search on more than one thread writes its pages (see
-    /// [`Engine::commit_table`]).
-    /// Under a limit the table leaves
-    /// room for the helper threads (see [`Engine::reset_within`]); with
-    /// none it takes the default size.
+    /// [`Engine::commit_table`]). Under a limit the table leaves room for
+    /// the helper threads (see [`Engine::reset_within`]); with none it
+    /// takes the default size.
     fn new_game(&mut self, memory_bytes: Option<u64>) {
         match memory_bytes {
             Some(limit) => self.reset_within(usize::try_from(limit).unwrap_or(usize::MAX)),
