@@ -130,6 +130,13 @@ proptest! {
         used.clear();
         let again = think(&case, &mut used);
         prop_assert_eq!(first, again);
+        // A reset forgets as much, whether it replaces the table (not all
+        // written) or empties it in place (written, and the same size).
+        used.reset(1 << 20);
+        prop_assert_eq!(first, think(&case, &mut used));
+        used.commit_table();
+        used.reset(1 << 20);
+        prop_assert_eq!(first, think(&case, &mut used));
         // Threads are for a search bounded by time alone: under a node
         // budget the helpers are not started, and the move is the same.
         let mut threaded = Engine::new(1 << 20);

@@ -301,13 +301,22 @@ impl Engine {
         self.tt.bytes()
     }
 
-    /// Forget everything learnt and take a fresh hash table of about
-    /// `memory_bytes` (new game). Cheap whatever the size: the old table
-    /// is freed before the new one is allocated, so memory never holds
-    /// both, and the new one is untouched zeroed pages, not written here.
+    /// Forget everything learnt and take an empty hash table of about
+    /// `memory_bytes` (new game). A table of another size, or one whose
+    /// pages have not all been written, is replaced by a fresh one,
+    /// cheaply whatever the size: the old table is freed before the new
+    /// one is allocated, so memory never holds both, and the new one is
+    /// untouched zeroed pages, not written here. A written table of the
+    /// same size is emptied in place, which costs less than freeing its
+    /// pages and faulting new ones in (for 256 MiB, about 30 ms against
+    /// 170) and keeps it written.
     pub fn reset(&mut self, memory_bytes: usize) {
-        self.tt.renew(memory_bytes);
-        self.committed = false;
+        if self.committed && tt::Table::bytes_for(memory_bytes) == self.tt.bytes() {
+            self.tt.clear();
+        } else {
+            self.tt.renew(memory_bytes);
+            self.committed = false;
+        }
         self.helper_room = None;
         self.history.iter_mut().for_each(|h| h.fill(0));
     }
@@ -326,7 +335,8 @@ impl Engine {
     /// Writes every page of the hash table now, once a table, so that
     /// the next search does not fault them in as it stores (see
     /// [`tt::Table::commit`]). [`Engine::search`] does it before its
-    /// first search on more than one thread.
+    /// first search on more than one thread, and the brain when a game
+    /// begins, while no clock runs.
     pub fn commit_table(&mut self) {
         if !self.committed {
             self.tt.commit();
@@ -335,8 +345,8 @@ impl Engine {
     }
 
     /// Forget everything learnt (new game), keeping the table's size;
-    /// writes the whole table, so [`Engine::reset`] is faster for a large
-    /// one.
+    /// writes the whole table, which for a table not yet written costs
+    /// more than [`Engine::reset`]'s fresh one.
     pub fn clear(&mut self) {
         self.tt.clear();
         self.history.iter_mut().for_each(|h| h.fill(0));

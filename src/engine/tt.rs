@@ -101,6 +101,17 @@ pub const ENTRY_BYTES: usize = std::mem::size_of::<Slot>();
 /// The smallest table, in bytes.
 pub const SMALLEST: usize = (1 << 10) * ENTRY_BYTES;
 
+/// The entries of a table for `bytes`: the largest power of two that
+/// fits, at least 1024 and at most 2^26.
+fn entries_for(bytes: usize) -> usize {
+    let wanted = (bytes / ENTRY_BYTES).clamp(1 << 10, 1 << 26);
+    if wanted.is_power_of_two() {
+        wanted
+    } else {
+        wanted.next_power_of_two() / 2
+    }
+}
+
 /// The table.
 pub struct Table {
     /// Two words a slot: the key exclusive-ored with the data, then the
@@ -113,12 +124,7 @@ impl Table {
     /// A table of the largest power of two entries fitting `bytes`, at
     /// least 1024 and at most 2^26.
     pub fn new(bytes: usize) -> Table {
-        let wanted = (bytes / ENTRY_BYTES).clamp(1 << 10, 1 << 26);
-        let size = if wanted.is_power_of_two() {
-            wanted
-        } else {
-            wanted.next_power_of_two() / 2
-        };
+        let size = entries_for(bytes);
         Table {
             // Zeros, so the allocator hands out untouched pages.
             words: bytemuck::zeroed_vec(2 * size),
@@ -148,8 +154,14 @@ impl Table {
         self.words.len() / 2 * ENTRY_BYTES
     }
 
-    /// Forgets every entry, writing the whole table: slow for a large
-    /// one, where [`Table::renew`] is the cheap way.
+    /// The size in bytes of a table made for `bytes` ([`Table::new`]).
+    pub fn bytes_for(bytes: usize) -> usize {
+        entries_for(bytes) * ENTRY_BYTES
+    }
+
+    /// Forgets every entry, writing the whole table: for a large table
+    /// whose pages are not yet in memory [`Table::renew`] is the cheap
+    /// way, for one whose pages are, this.
     pub fn clear(&mut self) {
         for word in &mut self.words {
             *word.get_mut() = 0;

@@ -110,8 +110,10 @@ pub struct Protocol {
     /// `thread_num`, if sent and not 0.
     threads: Option<u32>,
     max_memory: Option<u64>,
-    /// The brain must hear of a new game (or a new memory limit) before
-    /// it next chooses.
+    /// Whether the manager has sent `max_memory` (0, no limit, included).
+    memory_said: bool,
+    /// The brain must hear of a new game or a new memory limit before it
+    /// next chooses.
     fresh: bool,
 }
 
@@ -135,6 +137,7 @@ impl Protocol {
             depth: None,
             threads: None,
             max_memory: None,
+            memory_said: false,
             fresh: true,
         }
     }
@@ -258,11 +261,11 @@ impl Protocol {
         out: &mut Vec<u8>,
     ) -> Result<(), Refusal> {
         match command {
-            Command::Start(size) => self.start(size, out),
+            Command::Start(size) => self.start(size, brain, out),
             Command::RectStart(width, height) => Err(Refusal::Rectangle(width, height)),
             Command::Restart => {
                 self.ensure_started()?;
-                self.new_game();
+                self.new_game(brain);
                 out.extend_from_slice(b"OK\n");
                 Ok(())
             }
@@ -309,21 +312,36 @@ impl Protocol {
         }
     }
 
-    fn start(&mut self, size: u32, out: &mut Vec<u8>) -> Result<(), Refusal> {
+    fn start<B: Brain + ?Sized>(
+        &mut self,
+        size: u32,
+        brain: &mut B,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Refusal> {
         let size = u8::try_from(size)
             .ok()
             .filter(|n| (MIN_SIZE..=MAX_SIZE).contains(n))
             .ok_or(Refusal::Size(size))?;
         self.size = size;
         self.started = true;
-        self.new_game();
+        self.new_game(brain);
         out.extend_from_slice(b"OK\n");
         Ok(())
     }
 
-    fn new_game(&mut self) {
+    /// A new game, told to the brain at once once the manager has said
+    /// how much memory it may take: the manager waits for `OK` with no
+    /// turn's clock running, so what the brain does to get ready costs no
+    /// move its time. Before that (a manager's first game: its `INFO`
+    /// comes after `START`) the brain hears of the game at its first
+    /// move, and takes nothing it might not be allowed.
+    fn new_game<B: Brain + ?Sized>(&mut self, brain: &mut B) {
         self.stones.clear();
-        self.fresh = true;
+        self.fresh = !self.memory_said;
+        if self.memory_said {
+            brain.new_game(self.brain_memory());
+            brain.get_ready();
+        }
     }
 
     fn ensure_started(&self) -> Result<(), Refusal> {
@@ -378,7 +396,8 @@ impl Protocol {
     /// Asks the brain for a move, plays it and writes it.
     fn play<B: Brain + ?Sized>(&mut self, brain: &mut B, out: &mut Vec<u8>) -> Result<(), Refusal> {
         // The manager's clock runs from its command: whatever the brain
-        // spends getting ready for a new game comes out of this turn.
+        // spends on a game or a memory limit new since its last move comes
+        // out of this turn.
         let mut budget = self.budget();
         if self.fresh {
             let started = Instant::now();
@@ -497,6 +516,7 @@ impl Protocol {
                 let max = (n > 0).then_some(n.unsigned_abs());
                 self.fresh |= max != self.max_memory;
                 self.max_memory = max;
+                self.memory_said = true;
                 if let Some(memory) = self.brain_memory().filter(|&m| m < SMALLEST_TABLE) {
                     reply(
                         out,

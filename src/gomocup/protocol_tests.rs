@@ -44,14 +44,22 @@ struct Recorder {
     script: VecDeque<Option<Point>>,
     asked: Vec<Asked>,
     new_games: Vec<Option<u64>>,
+    /// Each call, in order: `new_game`, `get_ready` or `choose`.
+    calls: Vec<&'static str>,
 }
 
 impl Brain for Recorder {
     fn new_game(&mut self, memory_bytes: Option<u64>) {
         self.new_games.push(memory_bytes);
+        self.calls.push("new_game");
+    }
+
+    fn get_ready(&mut self) {
+        self.calls.push("get_ready");
     }
 
     fn choose(&mut self, setup: &Setup, budget: Limits) -> Option<Spot> {
+        self.calls.push("choose");
         self.asked.push(Asked {
             board: board_of(setup),
             size: setup.size,
@@ -348,8 +356,15 @@ fn restart_and_start_begin_a_new_game_for_the_brain() {
     let input = "START 19\nBEGIN\nRESTART\nBEGIN\nSTART 19\nTURN 4,4\n";
     let (got, brain) = talk_with(scripted(&["J10", "J10", "J10"]), input);
     assert_eq!(got, "OK\n9,9\nOK\n9,9\nOK\n9,9\n");
-    assert_eq!(brain.new_games.len(), 3);
+    // With no memory limit said, each game begins at its first move.
+    assert_eq!(brain.calls, ["new_game", "choose"].repeat(3));
     assert_eq!(brain.asked[1].board.stones(), 0);
+    // Once it is said (0: no limit), before the OK of START and RESTART.
+    let said = format!("INFO max_memory 0\n{input}");
+    let (got, brain) = talk_with(scripted(&["J10", "J10", "J10"]), &said);
+    assert_eq!(got, "OK\n9,9\nOK\n9,9\nOK\n9,9\n");
+    assert_eq!(brain.calls, ["new_game", "get_ready", "choose"].repeat(3));
+    assert_eq!(brain.new_games, [None, None, None]);
 }
 
 #[test]
@@ -364,21 +379,16 @@ fn play_places_our_stone_where_told() {
 
 #[test]
 fn info_sets_the_budget_the_brain_gets() {
-    let input = "START 19\nINFO timeout_turn 1000\nINFO max_node 5000\nINFO max_depth 7\nBEGIN\n\
+    // With the memory said before START, the first move is not the
+    // game's beginning, and its budget is exact.
+    let input = "INFO max_memory 0\nSTART 19\nINFO timeout_turn 1000\nINFO max_node 5000\n\
+                 INFO max_depth 7\nBEGIN\n\
                  INFO timeout_match 100000\nINFO time_left 10000\nTURN 0,0\n\
                  INFO max_node 0\nINFO max_depth -1\nINFO timeout_turn 0\nTURN 1,0\n";
     let (got, brain) = talk(input);
     assert_eq!(got.lines().count(), 4, "INFO gets no reply: {got}");
-    let mut budgets: Vec<Limits> = brain.asked.iter().map(|a| a.budget).collect();
+    let budgets: Vec<Limits> = brain.asked.iter().map(|a| a.budget).collect();
     let ms = |n| Some(Duration::from_millis(n));
-    // The first move of a game is given its budget less the time
-    // `new_game` took: next to nothing here, but not nothing.
-    let first = budgets[0].time.expect("a time limit");
-    assert!(
-        first <= Duration::from_millis(960) && first > Duration::from_millis(480),
-        "{first:?}, not just under 960 ms"
-    );
-    budgets[0].time = ms(960);
     assert_eq!(
         budgets,
         [
@@ -435,6 +445,15 @@ fn info_max_memory_reaches_the_brain_less_a_reserve() {
     assert_eq!(
         brain.new_games,
         [Some(83_886_080 - (8 << 20)), Some(0), None]
+    );
+    // A manager's first game: the limit comes after START, and the brain
+    // hears of the game with it at the first move; the next game begins
+    // before its OK.
+    let (_, brain) = talk("START 19\nINFO max_memory 83886080\nBEGIN\nRESTART\nBEGIN\n");
+    assert_eq!(brain.new_games, [Some(83_886_080 - (8 << 20)); 2]);
+    assert_eq!(
+        brain.calls,
+        ["new_game", "choose", "new_game", "get_ready", "choose"]
     );
 }
 
@@ -594,8 +613,9 @@ impl Brain for SlowStarter {
 }
 
 #[test]
-fn the_time_a_new_game_takes_comes_out_of_its_first_turn() {
-    let input = "START 19\nINFO timeout_turn 1000\nBEGIN\nTURN 0,0\nRESTART\nBEGIN\n";
+fn a_new_game_costs_no_turn_and_a_new_memory_limit_its_next_move() {
+    let input = "INFO max_memory 0\nSTART 19\nINFO timeout_turn 1000\nBEGIN\nTURN 0,0\n\
+                 RESTART\nBEGIN\nINFO max_memory 100000000\nTURN 1,1\n";
     let setup = Duration::from_millis(300);
     let mut brain = SlowStarter {
         setup,
@@ -605,16 +625,29 @@ fn the_time_a_new_game_takes_comes_out_of_its_first_turn() {
     run(&mut brain, input.as_bytes(), &mut out).expect("in-memory I/O cannot fail");
     let full = Duration::from_millis(960);
     let times: Vec<Duration> = brain.budgets.iter().filter_map(|b| b.time).collect();
-    assert_eq!(times.len(), 3, "three moves asked for: {times:?}");
+    assert_eq!(times.len(), 4, "four moves asked for: {times:?}");
     for (i, &time) in times.iter().enumerate() {
-        // Only the first move of each game pays for `new_game`.
-        let fresh = i != 1;
-        if fresh {
+        // START and RESTART begin their games before their OK, when no
+        // clock runs; only the move after the new limit pays for the
+        // `new_game` it brings.
+        if i == 3 {
             assert!(time <= full - setup, "move {i} was given {time:?}");
         } else {
-            assert_eq!(time, full, "move {i} mid-game");
+            assert_eq!(time, full, "move {i}");
         }
     }
+    // Never told its memory, the brain hears of each game at its first
+    // move, and that move pays.
+    let input = "START 19\nINFO timeout_turn 1000\nBEGIN\nTURN 0,0\nRESTART\nBEGIN\n";
+    brain.budgets.clear();
+    run(&mut brain, input.as_bytes(), &mut out).expect("in-memory I/O cannot fail");
+    let times: Vec<Duration> = brain.budgets.iter().filter_map(|b| b.time).collect();
+    assert_eq!(times.len(), 3, "three moves asked for: {times:?}");
+    assert!(
+        times[0] <= full - setup && times[2] <= full - setup,
+        "{times:?}"
+    );
+    assert_eq!(times[1], full, "mid-game");
 }
 
 /// Thinks for its whole time budget, then plays as the one-ply [`greedy`] player.
