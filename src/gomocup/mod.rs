@@ -88,11 +88,12 @@ pub trait Brain {
 
 /// The search engine as a brain: what `pbrain-gomoku-mist` plays with.
 impl Brain for Engine {
-    /// A fresh table in place of the old, the old freed first so that
-    /// memory never holds two tables, and left untouched: the first
-    /// search on more than one thread writes its pages (see
-    /// [`Engine::commit_table`]), unless [`Brain::get_ready`] has. Under a
-    /// limit the table leaves room for the helper threads (see
+    /// An empty table (see [`Engine::reset`]: a fresh one, the old freed
+    /// first so that memory never holds two, or the old one emptied in
+    /// place if written and of the same size). A fresh table's pages are
+    /// written by [`Brain::get_ready`] or, failing that, by the first
+    /// search on more than one thread (see [`Engine::commit_table`]).
+    /// Under a limit the table leaves room for the helper threads (see
     /// [`Engine::reset_within`]); with none it takes the default size.
     fn new_game(&mut self, memory_bytes: Option<u64>) {
         match memory_bytes {
