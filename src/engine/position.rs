@@ -247,6 +247,11 @@ impl Position {
         self.hash ^ self.side as u64
     }
 
+    /// What [`Self::hash`] will be once the side to move has played `i`.
+    pub fn hash_after(&self, i: usize) -> u64 {
+        self.hash ^ ZOBRIST[self.side as usize - 1][i] ^ other(self.side) as u64
+    }
+
     /// Stones on the board.
     pub fn stones(&self) -> usize {
         self.moves.len()
@@ -559,6 +564,8 @@ mod tests {
         assert_eq!(pos.combos, fresh.combos, "combination counts");
     }
 
+    /// Also checks [`Position::hash_after`] against the hash each stone
+    /// gives.
     #[test]
     fn empty_points_stay_as_a_fresh_position_has_them_through_play_and_undo() {
         for rule in Rule::ALL {
@@ -575,7 +582,9 @@ mod tests {
                     } else {
                         let i = pos.points[lcg(&mut seed) % pos.points.len()];
                         if pos.cell(i) == EMPTY {
+                            let expected = pos.hash_after(i);
                             pos.play(i);
+                            assert_eq!(pos.hash(), expected, "hash after {i}");
                         }
                     }
                     assert_same_as_fresh(&pos);

@@ -188,6 +188,14 @@ impl Table {
         (e.bound != Bound::None && e.key == key).then_some(e)
     }
 
+    /// Starts bringing `key`'s slot into cache and returns at once, so
+    /// that a probe a little later finds it there. The table is far larger
+    /// than any cache, so a probe nearly always waits on memory: on the
+    /// depth bench that wait was a fifth of the search's time.
+    pub fn prefetch(&self, key: u64) {
+        prefetch_index::prefetch_index(&self.words, 2 * (key as usize & self.mask));
+    }
+
     /// Stores a result, unless a deeper one for the same position is there.
     pub fn store(&self, key: u64, score: i32, best: u16, depth: i32, bound: Bound) {
         let at = key as usize & self.mask;

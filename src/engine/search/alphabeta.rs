@@ -137,6 +137,9 @@ impl Search<'_> {
             // makes no four costs a ply more.
             let shallower = i32::from(likely_fail_high && self.pos.combo(m, me) < C_B4);
             let depth = if limit == 1 { depth + 1 } else { depth } - shallower;
+            // The child's slot is read first thing there: fetched from
+            // memory while the stone's patterns are worked out.
+            self.tt.prefetch(self.pos.hash_after(m));
             self.pos.play(m);
             let mut score;
             if n == 0 {
