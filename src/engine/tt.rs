@@ -190,8 +190,8 @@ impl Table {
 
     /// Starts bringing `key`'s slot into cache and returns at once, so
     /// that a probe a little later finds it there. The table is far larger
-    /// than any cache, so a probe nearly always waits on memory: on the
-    /// depth bench that wait was a fifth of the search's time.
+    /// than any cache, so a probe nearly always waits on memory: searching
+    /// the depth bench's positions, that wait was a fifth of the time.
     pub fn prefetch(&self, key: u64) {
         prefetch_index::prefetch_index(&self.words, 2 * (key as usize & self.mask));
     }
