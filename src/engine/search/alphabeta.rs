@@ -69,12 +69,15 @@ impl Search<'_> {
             _ => false,
         };
         if let Some(eval) = static_eval.filter(|_| !pv_node) {
-            // Far above beta near the horizon, with no threat of the
+            // Far above beta near the horizon, with no double threat of the
             // opponent's to answer, a position stays above it: the side to
-            // move could almost pass.
+            // move could almost pass. A plain four to come is no such
+            // threat: its block is one move, and leaves the side to move
+            // where it stood.
             if depth <= FUTILITY_DEPTH
                 && beta.abs() < EVAL_LIMIT
-                && self.pos.combos_at_least(opp, C_DF3) == 0
+                && self.pos.combo_count(opp, C_DF3) == 0
+                && self.pos.combos_at_least(opp, C_B4F3) == 0
                 && eval - FUTILITY_MARGIN * depth >= beta
             {
                 return eval;
