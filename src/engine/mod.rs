@@ -245,6 +245,8 @@ pub struct Engine {
     threads: u32,
     /// The bytes the helper threads may take, under a memory limit.
     helper_room: Option<usize>,
+    /// The nodes that threads searching together have in progress.
+    busy: search::Busy,
     halt: Option<Arc<AtomicBool>>,
     interrupted: bool,
     reports: Vec<Report>,
@@ -266,6 +268,7 @@ impl Engine {
             history: Box::new([[0; CELLS]; 2]),
             threads: 1,
             helper_room: None,
+            busy: search::Busy::default(),
             halt: None,
             interrupted: false,
             reports: Vec::new(),
@@ -400,6 +403,7 @@ impl Engine {
         let tt = &self.tt;
         // Each helper starts from this search's history, and learns its own.
         let mut histories: Vec<_> = (1..threads).map(|_| self.history.clone()).collect();
+        let busy = &self.busy;
         let mut search = Search::new(pos, tt, &mut self.history, budget, halt);
         let pool = AtomicU64::new(0);
         let outcome = match search.prepare() {
@@ -407,18 +411,18 @@ impl Engine {
             Ok(fallback) if histories.is_empty() => search.deepen(fallback),
             Ok(fallback) => {
                 // Lazy SMP: the helpers search the same root to the same
-                // deadline and share only the table, where each finds what
-                // the others stored. Searching in step with the main search
-                // they would only repeat it, each computing what the other
-                // has not yet stored: so each orders its moves with a little
-                // noise of its own and searches every other depth, and they
-                // reach the nodes of the main search's next iteration
-                // first. Only the main search's move is played.
+                // deadline, deepening as the main search does, and share
+                // the table, where each finds what the others stored. In
+                // step with the main search they would only repeat it, each
+                // computing what the other has not yet stored: so each
+                // thread marks the nodes it is in (`busy`), and a thread
+                // that comes to one of them as a late move searches its
+                // other moves first. Only the main search's move is played.
                 let done = AtomicBool::new(false);
-                search.lead(&pool);
+                search.lead(&pool, busy);
                 std::thread::scope(|scope| {
                     let mut helpers = Vec::with_capacity(histories.len());
-                    for (n, history) in histories.iter_mut().enumerate() {
+                    for history in histories.iter_mut() {
                         let pos = search.position().clone();
                         let keep = search.root_moves().map(<[usize]>::to_vec);
                         let (done, pool) = (&done, &pool);
@@ -426,12 +430,8 @@ impl Engine {
                         let helper = std::thread::Builder::new()
                             .stack_size(HELPER_STACK)
                             .spawn_scoped(scope, move || {
-                                Search::new(pos, tt, history, budget, Some(done)).help(
-                                    n as u64 + 1,
-                                    keep,
-                                    pool,
-                                    fallback,
-                                );
+                                Search::new(pos, tt, history, budget, Some(done))
+                                    .help(keep, pool, busy, fallback);
                             });
                         helpers.extend(helper.ok());
                     }

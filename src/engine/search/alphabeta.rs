@@ -1,5 +1,6 @@
 //! The principal-variation alpha-beta search below the root.
 
+use super::busy::BUSY_DEPTH;
 use super::{MAX_PLY, Search, WIN};
 use crate::engine::eval::{C_B4, C_B4F3, C_DF3, C_F3, C_FIVE, EVAL_LIMIT};
 use crate::engine::position::other;
@@ -122,8 +123,27 @@ impl Search<'_> {
         let mut best = -WIN - 1;
         let mut best_move = 0usize;
         let original_alpha = alpha;
-        for (n, &(_, m)) in list[..limit].iter().enumerate() {
-            let m = usize::from(m);
+        // Late moves whose node another thread is searching: put off
+        // until the others are done.
+        let mut deferred = [(0u16, 0u16); DEFERRED];
+        let mut put_off = 0;
+        let mut next = 0;
+        let mut taken_back = 0;
+        let busy = self.busy.filter(|_| depth >= BUSY_DEPTH);
+        if let Some(b) = busy {
+            b.enter(key);
+        }
+        loop {
+            let (n, m, late) = if next < limit {
+                next += 1;
+                (next - 1, usize::from(list[next - 1].1), false)
+            } else if taken_back < put_off {
+                taken_back += 1;
+                let (n, m) = deferred[taken_back - 1];
+                (usize::from(n), usize::from(m), true)
+            } else {
+                break;
+            };
             let quiet = self.pos.combo(m, me) < C_F3 && self.pos.combo(m, opp) < C_F3;
             // Near the horizon, a quiet move this late in the ordering
             // almost never beats the ones before it.
@@ -136,13 +156,19 @@ impl Search<'_> {
             {
                 continue;
             }
+            let child = self.pos.hash_after(m);
+            if !late && n > 0 && put_off < DEFERRED && busy.is_some_and(|b| b.is_busy(child)) {
+                deferred[put_off] = (n as u16, m as u16);
+                put_off += 1;
+                continue;
+            }
             // A forced move costs no depth; at a likely cut, a move that
             // makes no four costs a ply more.
             let shallower = i32::from(likely_fail_high && self.pos.combo(m, me) < C_B4);
             let depth = if limit == 1 { depth + 1 } else { depth } - shallower;
             // The child's slot is read first thing there: fetched from
             // memory while the stone's patterns are worked out.
-            self.tt.prefetch(self.pos.hash_after(m));
+            self.tt.prefetch(child);
             self.pos.play(m);
             let mut score;
             if n == 0 {
@@ -209,6 +235,9 @@ impl Search<'_> {
                 break;
             }
         }
+        if let Some(b) = busy {
+            b.leave(key);
+        }
         self.lists[ply] = list;
         if self.stopped {
             return 0;
@@ -257,6 +286,9 @@ const FAIL_HIGH_MARGIN: i32 = 11;
 /// hands the node to the horizon, and the margin per ply.
 const RAZOR_DEPTH: i32 = 2;
 const RAZOR_MARGIN: i32 = 309;
+
+/// The most moves a node puts off while other threads search them.
+const DEFERRED: usize = 16;
 
 /// The deepest remaining depth at which late quiet moves are pruned.
 const PRUNE_DEPTH: i32 = 3;

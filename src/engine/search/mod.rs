@@ -14,14 +14,16 @@
 //! Laid out by stage: `root` (threats that decide at once, the solvers,
 //! iterative deepening), `movepick` (move generation and ordering),
 //! `alphabeta` (the tree below the root), `quiesce` (past the horizon: the
-//! static score, or a thread of fours near the side's last stone), and the
-//! threat solvers [`vcf`] and [`vct`]. They are child modules, so they
+//! static score, or a thread of fours near the side's last stone), the
+//! threat solvers [`vcf`] and [`vct`], and `busy` (the nodes that threads
+//! searching together have in progress). They are child modules, so they
 //! share this struct's private fields and nothing outside the searcher can.
 //!
 //! Nothing here allocates once the search has started: the move lists are
 //! one reused buffer per ply.
 
 mod alphabeta;
+mod busy;
 mod movepick;
 mod quiesce;
 mod root;
@@ -35,6 +37,8 @@ use super::limits::{Budget, CHECK_EVERY};
 use super::position::{CELLS, Position};
 use super::tt::Table;
 use vcf::FAIL_SLOTS;
+
+pub use busy::Busy;
 
 pub use super::limits::MAX_DEPTH;
 
@@ -91,8 +95,8 @@ pub struct Search<'a> {
     /// The count of the helper threads' nodes, when threads search
     /// together.
     pool: Option<Pool<'a>>,
-    /// A helper's seed for the noise in its move order (0: none).
-    noise: u64,
+    /// The nodes the threads searching together have in progress.
+    busy: Option<&'a Busy>,
 }
 
 /// A search's part in counting the nodes of threads searching together.
@@ -165,14 +169,16 @@ impl<'a> Search<'a> {
             solve_exhausted: false,
             threes_as_threat: false,
             pool: None,
-            noise: 0,
+            busy: None,
         }
     }
 
     /// Makes this the main search of threads that count their nodes in
-    /// `pool`: it reports theirs with its own.
-    pub fn lead(&mut self, pool: &'a AtomicU64) {
+    /// `pool` and mark their nodes in progress in `busy`: it reports
+    /// their nodes with its own.
+    pub fn lead(&mut self, pool: &'a AtomicU64, busy: &'a Busy) {
         self.pool = Some(Pool::Main(pool));
+        self.busy = Some(busy);
     }
 
     /// Counts a node; true when the search must stop.

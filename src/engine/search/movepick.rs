@@ -78,14 +78,6 @@ impl Search<'_> {
                 let (vm, vo) = (self.pos.value(i, me), self.pos.value(i, opp));
                 let mut score =
                     (vm * ATTACK_WEIGHT / 100 + vo) * 16 + self.history[me as usize - 1][i];
-                if self.noise != 0 {
-                    // The same noise for a move wherever the position
-                    // recurs, so that the order stays stable across
-                    // iterations: up to 64 in value (a two-move shape).
-                    let h = (self.pos.hash() ^ self.noise ^ i as u64)
-                        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                    score += (h >> 54) as i32;
-                }
                 if i == tt_move {
                     score = i32::MAX;
                 } else if killers.contains(&(i as u16)) {

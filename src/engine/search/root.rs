@@ -2,7 +2,9 @@
 //! defences a threat leaves, and iterative deepening.
 
 use super::vcf::{Threats, vcf_plies};
-use super::{Iteration, MoveList, Outcome, Pool, ROOT_VCF, ROOT_VCT, SOLVER_CAP, Search, WIN};
+use super::{
+    Busy, Iteration, MoveList, Outcome, Pool, ROOT_VCF, ROOT_VCT, SOLVER_CAP, Search, WIN,
+};
 use crate::engine::eval::{C_FIVE, EVAL_LIMIT};
 use crate::engine::pattern;
 use crate::engine::position::other;
@@ -93,32 +95,27 @@ impl<'a> Search<'a> {
         self.root_filter.as_deref()
     }
 
-    /// The iterative deepening from depth 1, playing `fallback` if no
-    /// iteration gets as far as a move.
-    pub fn deepen(&mut self, fallback: usize) -> Outcome {
-        self.deepen_by(fallback, 1)
-    }
-
-    /// Searches as helper thread `n` (from 1) of a main search that has
-    /// prepared the same root and kept `root_moves`, adding its nodes to
-    /// `pool`, until the deadline or the halt flag. Out of step with the
-    /// main search (see [`Engine::search`](crate::engine::Engine::search)):
-    /// its move order has a little noise of its own, and it searches the
-    /// odd depths only.
+    /// Searches as a helper thread of a main search that has prepared the
+    /// same root and kept `root_moves`, adding its nodes to `pool`, until
+    /// the deadline or the halt flag. It deepens as the main search does,
+    /// and the threads share the work through `busy` (see
+    /// [`Engine::search`](crate::engine::Engine::search)).
     pub fn help(
         &mut self,
-        n: u64,
         root_moves: Option<Vec<usize>>,
         pool: &'a AtomicU64,
+        busy: &'a Busy,
         fallback: usize,
     ) {
         self.root_filter = root_moves;
         self.pool = Some(Pool::Helper(pool));
-        self.noise = n.wrapping_mul(0x2545_F491_4F6C_DD1D);
-        self.deepen_by(fallback, 2);
+        self.busy = Some(busy);
+        self.deepen(fallback);
     }
 
-    fn deepen_by(&mut self, fallback: usize, step: u32) -> Outcome {
+    /// The iterative deepening from depth 1, playing `fallback` if no
+    /// iteration gets as far as a move.
+    pub fn deepen(&mut self, fallback: usize) -> Outcome {
         let mut best = Outcome {
             best: fallback,
             score: 0,
@@ -161,12 +158,12 @@ impl<'a> Search<'a> {
             };
             if score.abs() > EVAL_LIMIT {
                 let first = *mated_at.get_or_insert(depth);
-                if depth >= first + ITERATIONS_AFTER_MATE * step {
+                if depth >= first + ITERATIONS_AFTER_MATE {
                     break;
                 }
             }
             guess = Some(score);
-            depth += step;
+            depth += 1;
         }
         best
     }
