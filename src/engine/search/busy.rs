@@ -5,9 +5,9 @@
 //! search the same node at the same time the second computes what the
 //! first is about to store. Marking the nodes in progress lets a thread
 //! put such a move off until its other moves are done, when the table
-//! most often holds the other thread's result (the idea of ABDADA, kept
-//! to a hint: a node is marked by one key in a small table, a collision
-//! only changes an order, and nothing waits).
+//! may hold the other thread's result (the idea of ABDADA, kept to a
+//! hint: a node is marked by one key in a small table, a collision only
+//! changes an order, and nothing waits).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
