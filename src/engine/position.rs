@@ -593,6 +593,38 @@ mod tests {
         }
     }
 
+    /// Move generation and the threat solvers look for candidates in the
+    /// area alone: a candidate outside it would never be searched.
+    #[test]
+    fn the_area_holds_every_candidate_and_only_board_points() {
+        let mut seed = 5u64;
+        for size in [MIN_SIZE, 6, 15, 19, 20, MAX_SIZE] {
+            let mut pos = Position::new(Rule::Freestyle, 1, size);
+            assert_eq!(pos.area().count(), 0, "empty board, size {size}");
+            for _ in 0..40 {
+                let i = pos.points[lcg(&mut seed) % pos.points.len()];
+                if pos.cell(i) == EMPTY {
+                    pos.play(i);
+                }
+                let area: Vec<usize> = pos.area().collect();
+                assert!(area.iter().all(|i| pos.points.contains(i)), "size {size}");
+                let candidates: Vec<usize> = pos
+                    .points
+                    .iter()
+                    .copied()
+                    .filter(|&i| pos.is_candidate(i))
+                    .collect();
+                assert!(!candidates.is_empty() || pos.is_full(), "size {size}");
+                for c in candidates {
+                    assert!(
+                        area.contains(&c),
+                        "candidate {c} outside the area, size {size}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn five_points_agree_with_the_rule_and_undo_restores_everything() {
         for rule in Rule::ALL {
