@@ -143,13 +143,63 @@ pub fn value(lines: [Pattern; 4], combo: Combo) -> i32 {
 
 /// The side to move's point values in hundredths of the waiting side's:
 /// it moves first, so its threats are worth more.
-const MOVER_WEIGHT: i32 = 126;
+const MOVER_WEIGHT: i32 = 120;
 
 /// The largest static score; every proven win scores above it.
 pub const EVAL_LIMIT: i32 = 20_000;
 
+/// The threats a side has on the board, by kind: each is worth something
+/// to the side to move beyond the points that make it up, for the side to
+/// move plays one first, and the waiting side's must be answered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Threats {
+    /// A four to make with a line a move from a threat, or a four-three.
+    pub four_plus: bool,
+    /// A plain four to make.
+    pub four: bool,
+    /// An open three to make with a line a move from a threat, or two.
+    pub three_plus: bool,
+    /// A plain open three to make.
+    pub three: bool,
+}
+
+impl Threats {
+    /// The threats in a side's combination counts (indexed by [`Combo`]).
+    pub fn of(counts: &[u16; COMBOS]) -> Threats {
+        let any =
+            |from: Combo, to: Combo| counts[from as usize..=to as usize].iter().any(|&n| n > 0);
+        Threats {
+            four_plus: any(C_B4P, C_B4F3),
+            four: any(C_B4, C_B4),
+            three_plus: any(C_F3P, C_DF3),
+            three: any(C_F3, C_F3),
+        }
+    }
+
+    fn worth(self, values: [i32; 4]) -> i32 {
+        [self.four_plus, self.four, self.three_plus, self.three]
+            .iter()
+            .zip(values)
+            .map(|(&has, v)| if has { v } else { 0 })
+            .sum()
+    }
+}
+
+/// What the side to move's threats add to its score, in the order of
+/// [`Threats`]' fields; tuned by games against Rapfi, as the point values
+/// were. Its open three counts most: it is the threat it can turn into a
+/// four-three or an open four at once.
+const OWN_THREATS: [i32; 4] = [33, 20, 18, 88];
+/// What the waiting side's threats take from the side to move's score.
+/// A plain four of the waiting side's adds to it (the value is negative):
+/// the four's points already count in the waiting side's sum, and making
+/// it only forces a block.
+const OTHER_THREATS: [i32; 4] = [12, -33, 6, 4];
+
 /// The static score for the side to move, from both sides' sums of point
-/// values.
-pub fn evaluate(own: i32, other: i32) -> i32 {
-    ((own * MOVER_WEIGHT - other * 100) / 100).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+/// values and their threats.
+pub fn evaluate(own: i32, other: i32, own_threats: Threats, other_threats: Threats) -> i32 {
+    let points = (own * MOVER_WEIGHT - other * 100) / 100;
+    let threats = own_threats.worth(OWN_THREATS) - other_threats.worth(OTHER_THREATS);
+    (points + threats).clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }

@@ -321,7 +321,12 @@ impl Position {
     /// The static score for the side to move.
     pub fn evaluate(&self) -> i32 {
         let s = self.side as usize - 1;
-        eval::evaluate(self.sum[s], self.sum[1 - s])
+        eval::evaluate(
+            self.sum[s],
+            self.sum[1 - s],
+            eval::Threats::of(&self.combos[s]),
+            eval::Threats::of(&self.combos[1 - s]),
+        )
     }
 
     /// An empty point where `c` makes five, if any.

@@ -276,7 +276,7 @@ fn width(depth: i32, pv_node: bool) -> usize {
 /// The deepest remaining depth at which a static score far above beta
 /// ends the node, and the margin per ply it must clear.
 const FUTILITY_DEPTH: i32 = 3;
-const FUTILITY_MARGIN: i32 = 137;
+const FUTILITY_MARGIN: i32 = 141;
 
 /// How far per ply of depth a cut node's static score must clear beta for
 /// its moves that make no four to be searched a ply shallower.
@@ -285,7 +285,7 @@ const FAIL_HIGH_MARGIN: i32 = 11;
 /// The deepest remaining depth at which a static score far below alpha
 /// hands the node to the horizon, and the margin per ply.
 const RAZOR_DEPTH: i32 = 2;
-const RAZOR_MARGIN: i32 = 309;
+const RAZOR_MARGIN: i32 = 331;
 
 /// The most moves a node puts off while other threads search them.
 const DEFERRED: usize = 16;
