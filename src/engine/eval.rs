@@ -166,13 +166,12 @@ pub struct Threats {
 impl Threats {
     /// The threats in a side's combination counts (indexed by [`Combo`]).
     pub fn of(counts: &[u16; COMBOS]) -> Threats {
-        let any =
-            |from: Combo, to: Combo| counts[from as usize..=to as usize].iter().any(|&n| n > 0);
+        let has = |c: Combo| counts[c as usize] > 0;
         Threats {
-            four_plus: any(C_B4P, C_B4F3),
-            four: any(C_B4, C_B4),
-            three_plus: any(C_F3P, C_DF3),
-            three: any(C_F3, C_F3),
+            four_plus: has(C_B4P) || has(C_B4F3),
+            four: has(C_B4),
+            three_plus: has(C_F3P) || has(C_DF3),
+            three: has(C_F3),
         }
     }
 
