@@ -64,6 +64,15 @@ pub fn spot(i: usize) -> Option<Spot> {
     (x < MAX_SIZE && y < MAX_SIZE).then_some(Spot { x, y })
 }
 
+/// The king-move distance between array indices `a` and `b`: the larger
+/// of the column and row differences.
+pub const fn distance(a: usize, b: usize) -> usize {
+    let (ar, ac) = (a / WIDTH, a % WIDTH);
+    let (br, bc) = (b / WIDTH, b % WIDTH);
+    let (dr, dc) = (ar.abs_diff(br), ac.abs_diff(bc));
+    if dr > dc { dr } else { dc }
+}
+
 const fn zobrist() -> [[u64; CELLS]; 2] {
     let mut keys = [[0u64; CELLS]; 2];
     let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -571,6 +580,22 @@ mod tests {
 
     /// Also checks [`Position::hash_after`] against the hash each stone
     /// gives.
+    #[test]
+    fn distance_is_the_larger_of_the_column_and_row_differences_across_the_board() {
+        let at = |x, y| index(Spot { x, y });
+        for (a, b, d) in [
+            (at(0, 0), at(0, 0), 0),
+            (at(3, 4), at(4, 3), 1),
+            (at(0, 0), at(21, 21), 21),
+            (at(21, 0), at(0, 21), 21),
+            (at(0, 5), at(21, 5), 21),
+            (at(7, 2), at(9, 8), 6),
+            (at(9, 8), at(7, 2), 6),
+        ] {
+            assert_eq!(distance(a, b), d, "{:?} {:?}", spot(a), spot(b));
+        }
+    }
+
     #[test]
     fn empty_points_stay_as_a_fresh_position_has_them_through_play_and_undo() {
         for rule in Rule::ALL {

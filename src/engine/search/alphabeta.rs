@@ -3,7 +3,7 @@
 use super::busy::BUSY_DEPTH;
 use super::{MAX_PLY, Search, WIN};
 use crate::engine::eval::{C_B4, C_B4F3, C_DF3, C_F3, C_FIVE, EVAL_LIMIT};
-use crate::engine::position::other;
+use crate::engine::position::{distance, other};
 use crate::engine::tt::Bound;
 use std::sync::OnceLock;
 
@@ -106,6 +106,9 @@ impl Search<'_> {
         } else {
             width(depth, pv_node)
         };
+        // Facing a threat short of a four (an open three, or a four-three
+        // to come): the moves are its answers and our own fours.
+        let answering = forcing && opp_fives == 0 && ply > 0;
         let list = self.ordered_moves(ply, tt_move, wanted);
         if list.is_empty() {
             self.lists[ply] = list;
@@ -156,6 +159,23 @@ impl Search<'_> {
             {
                 continue;
             }
+            // Once one answer to the threat holds, the later ones seldom
+            // do better: a count of moves that grows with the depth.
+            if answering && !pv_node && n >= answer_count(depth) && best > -EVAL_LIMIT {
+                continue;
+            }
+            // A move that stops none of the threat's fours (a four of our
+            // own, or a point beside the threat) far from the stones just
+            // played mostly puts the attack off: near the horizon it is
+            // dropped, above it searched shallower.
+            let (far_opp, far_own) = if answering && self.pos.combo(m, opp) < C_B4 {
+                self.far_from_last_stones(m)
+            } else {
+                (false, false)
+            };
+            if far_opp && far_own && n > 0 && depth < ASIDE_DEPTH && best > -EVAL_LIMIT {
+                continue;
+            }
             let child = self.pos.hash_after(m);
             if !late && n > 0 && put_off < DEFERRED && busy.is_some_and(|b| b.is_busy(child)) {
                 deferred[put_off] = (n as u16, m as u16);
@@ -190,6 +210,12 @@ impl Search<'_> {
                     (late_move_reduction(depth, n) + doubted - trusted).clamp(0, depth - 2)
                 } else {
                     0
+                };
+                let aside = ASIDE_OPP * i32::from(far_opp) + ASIDE_OWN * i32::from(far_own);
+                let reduction = if aside > 0 && depth >= 2 {
+                    aside.min(depth - 1)
+                } else {
+                    reduction
                 };
                 score = -self.alphabeta(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, true);
                 if score > alpha && (reduction > 0 || score < beta) {
@@ -247,6 +273,50 @@ impl Search<'_> {
             .store(key, to_tt(best, ply_score), best_move as u16, depth, bound);
         best
     }
+}
+
+impl Search<'_> {
+    /// Whether `m` lies more than [`NEAR`] points from the opponent's last
+    /// stone, and more than that from the side to move's own last stone.
+    fn far_from_last_stones(&self, m: usize) -> (bool, bool) {
+        let moves = self.pos.moves();
+        let far = |k: Option<usize>| {
+            k.and_then(|k| moves.get(k))
+                .is_some_and(|&s| distance(m, s) > NEAR)
+        };
+        (
+            far(moves.len().checked_sub(1)),
+            far(moves.len().checked_sub(2)),
+        )
+    }
+}
+
+/// How near a stone a move must lie to be part of the fight around it.
+const NEAR: usize = 4;
+/// Below this remaining depth, a move facing a threat that stops none of
+/// its fours, far from both last stones, is not searched once an answer
+/// holds.
+const ASIDE_DEPTH: i32 = 4;
+/// The plies by which such a move is searched shallower above that depth:
+/// for lying far from the opponent's last stone, and from our own.
+const ASIDE_OPP: i32 = 2;
+const ASIDE_OWN: i32 = 1;
+
+/// How many moves a node facing a threat searches once one of them holds:
+/// (3 + depth^1.32) / 2, at least 2 — Rapfi's move-count pruning, at
+/// the count it takes where the static score has not improved (at these
+/// nodes it never has).
+fn answer_count(depth: i32) -> usize {
+    const SIDE: usize = 64;
+    static TABLE: OnceLock<[u8; SIDE]> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = [0u8; SIDE];
+        for (d, c) in t.iter_mut().enumerate() {
+            *c = ((3.0 + (d as f64).powf(1.32)) / 2.0).max(2.0) as u8;
+        }
+        t
+    });
+    usize::from(table[(depth.max(0) as usize).min(SIDE - 1)])
 }
 
 /// Moves searched at an inner node that has no forcing situation, within
@@ -340,5 +410,22 @@ fn from_tt(score: i32, ply: i32) -> i32 {
         score + ply
     } else {
         score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A node facing a threat keeps two answers near the horizon and
+    /// about one more a ply above it, never fewer as the depth grows.
+    #[test]
+    fn answers_kept_grow_with_depth_from_two() {
+        let counts: Vec<usize> = (0..=10).map(answer_count).collect();
+        assert_eq!(counts, [2, 2, 2, 3, 4, 5, 6, 8, 9, 10, 11]);
+        assert_eq!(answer_count(-3), 2);
+        for d in 1..200 {
+            assert!(answer_count(d) >= answer_count(d - 1), "depth {d}");
+        }
     }
 }
