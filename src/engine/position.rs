@@ -578,8 +578,6 @@ mod tests {
         assert_eq!(pos.combos, fresh.combos, "combination counts");
     }
 
-    /// Also checks [`Position::hash_after`] against the hash each stone
-    /// gives.
     #[test]
     fn distance_is_the_larger_of_the_column_and_row_differences_across_the_board() {
         let at = |x, y| index(Spot { x, y });
@@ -596,6 +594,8 @@ mod tests {
         }
     }
 
+    /// Also checks [`Position::hash_after`] against the hash each stone
+    /// gives.
     #[test]
     fn empty_points_stay_as_a_fresh_position_has_them_through_play_and_undo() {
         for rule in Rule::ALL {
