@@ -173,7 +173,7 @@ impl Search<'_> {
             } else {
                 (false, false)
             };
-            if far_opp && far_own && n > 0 && depth < ASIDE_DEPTH && best > -EVAL_LIMIT {
+            if far_opp && far_own && depth < ASIDE_DEPTH && best > -EVAL_LIMIT {
                 continue;
             }
             let child = self.pos.hash_after(m);
@@ -198,7 +198,11 @@ impl Search<'_> {
                 // reduced; a three, made or stopped, a ply less than a
                 // quiet move.
                 let tactical = self.pos.combo(m, me) >= C_B4 || self.pos.combo(m, opp) >= C_B4F3;
-                let reduction = if depth >= 3 && n >= 3 && !tactical && !forcing {
+                let aside = ASIDE_OPP * i32::from(far_opp) + ASIDE_OWN * i32::from(far_own);
+                let reduction = if aside > 0 && depth >= 2 {
+                    // Facing a threat, where no late-move reduction applies.
+                    aside.min(depth - 1)
+                } else if depth >= 3 && n >= 3 && !tactical && !forcing {
                     // A move that often refuted elsewhere, or a node on
                     // the expected line, is trusted one ply more.
                     let trusted = i32::from(pv_node)
@@ -210,12 +214,6 @@ impl Search<'_> {
                     (late_move_reduction(depth, n) + doubted - trusted).clamp(0, depth - 2)
                 } else {
                     0
-                };
-                let aside = ASIDE_OPP * i32::from(far_opp) + ASIDE_OWN * i32::from(far_own);
-                let reduction = if aside > 0 && depth >= 2 {
-                    aside.min(depth - 1)
-                } else {
-                    reduction
                 };
                 score = -self.alphabeta(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, true);
                 if score > alpha && (reduction > 0 || score < beta) {
@@ -273,9 +271,7 @@ impl Search<'_> {
             .store(key, to_tt(best, ply_score), best_move as u16, depth, bound);
         best
     }
-}
 
-impl Search<'_> {
     /// Whether `m` lies more than [`NEAR`] points from the opponent's last
     /// stone, and more than that from the side to move's own last stone.
     fn far_from_last_stones(&self, m: usize) -> (bool, bool) {
