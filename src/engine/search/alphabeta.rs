@@ -109,6 +109,13 @@ impl Search<'_> {
         // Facing a threat short of a four (an open three, or a four-three
         // to come): the moves are its answers and our own fours.
         let answering = forcing && opp_fives == 0 && ply > 0;
+        // How many of its answers such a node searches once one holds (not
+        // on the expected line, where every answer is searched).
+        let answers = if answering && !pv_node {
+            answer_count(depth)
+        } else {
+            usize::MAX
+        };
         let list = self.ordered_moves(ply, tt_move, wanted);
         if list.is_empty() {
             self.lists[ply] = list;
@@ -161,7 +168,7 @@ impl Search<'_> {
             }
             // Once one answer to the threat holds, the later ones seldom
             // do better: a count of moves that grows with the depth.
-            if answering && !pv_node && n >= answer_count(depth) && best > -EVAL_LIMIT {
+            if n >= answers && best > -EVAL_LIMIT {
                 continue;
             }
             // A move that stops none of the threat's fours (a four of our
