@@ -129,6 +129,13 @@ impl Indexer {
         }
     }
 
+    /// How many steps from the centre the rule's table looks: 4 where it
+    /// ignores the outer cells, else [`HALF`]. A stone further away never
+    /// changes a point's pattern.
+    pub const fn reach(self) -> usize {
+        HALF - self.shift as usize / 2
+    }
+
     /// The index of `code` in the rule's table.
     pub const fn index(self, code: u32) -> usize {
         ((code >> self.shift) & self.mask) as usize

@@ -3,15 +3,18 @@
 //! Points live in a padded 1-D array laid out for the largest board
 //! ([`MAX_SIZE`]), five sentinel cells around it, shared between
 //! neighbouring rows; a smaller board takes the low corner and the rest is
-//! wall. So a line walk never checks bounds, whatever the size. Each point keeps, per direction, its 20-bit line code (see
-//! [`pattern`]), and from it its line patterns, combination and value for
-//! both colours. Playing a stone touches only the 40 points within five
-//! steps along its four lines, the 5×5 candidate counts around it and the
-//! Zobrist hash; it keeps what it changed on a stack, so taking the stone
+//! wall. So a line walk never checks bounds, whatever the size. Each
+//! point keeps, per direction, its 20-bit line code (see [`pattern`]), and
+//! from it its line patterns, combination and value for both colours.
+//! Playing a stone touches only the 40 points within five steps along its
+//! four lines (32 within four under a rule whose patterns look no further),
+//! the 5×5 candidate counts around it and the Zobrist hash; it keeps what it changed on a stack, so taking the stone
 //! back flips the codes and restores the rest without a table lookup.
 //!
 //! Invariants: `sum` and `combos` count exactly the empty on-board points;
-//! every on-board point's patterns match its line codes, occupied or not;
+//! every on-board point's patterns match its line codes, occupied or not,
+//! and the cells of those codes that the rule's table reads match the
+//! board;
 //! the change stack holds, for each move played, the former state of the
 //! points it changed, and one mark per move.
 
@@ -95,24 +98,32 @@ const fn zobrist() -> [[u64; CELLS]; 2] {
 
 static ZOBRIST: [[u64; CELLS]; 2] = zobrist();
 
-/// The points a stone changes on each line: for each neighbour `j` steps
-/// away (`j` in ±1 ..= ±5), `j` and the shift of the stone's cell in the
-/// neighbour's line code (the neighbour sees the stone `-j` steps away).
-/// Worked out once, not in the loop that runs for every stone.
-const NEIGHBOURS: [(isize, u32); 2 * PAD] = {
-    let mut n = [(0, 0); 2 * PAD];
+/// The points a stone changes on each line, out to `N / 2` steps: for
+/// each neighbour `j` steps away (`j` in ±1 ..= ±`N / 2`), `j` and the
+/// shift of the stone's cell in the neighbour's line code (the neighbour
+/// sees the stone `-j` steps away). Worked out once, not in the loop that
+/// runs for every stone.
+const fn neighbours<const N: usize>() -> [(isize, u32); N] {
+    let reach = (N / 2) as isize;
+    let mut n = [(0, 0); N];
     let mut k = 0;
-    while k < 2 * PAD {
-        let j = if k < PAD {
-            k as isize - PAD as isize
+    while k < N {
+        let j = if (k as isize) < reach {
+            k as isize - reach
         } else {
-            k as isize - PAD as isize + 1
+            k as isize - reach + 1
         };
         n[k] = (j, 2 * pattern::slot(-j));
         k += 1;
     }
     n
-};
+}
+
+/// Every point whose line code holds the stone's cell.
+const NEIGHBOURS: [(isize, u32); 2 * PAD] = neighbours();
+/// The points within four steps: all a rule whose table ignores a code's
+/// outer cells needs (see [`pattern::Indexer::reach`]).
+const INNER: [(isize, u32); 2 * PAD - 2] = neighbours();
 
 /// Per point: line codes, patterns per colour and direction, combination
 /// and value per colour. The codes are kept up to date for every point;
@@ -210,15 +221,8 @@ impl Position {
         };
         for n in 0..pos.points.len() {
             let i = pos.points[n];
-            for (d, &step) in DIRS.iter().enumerate() {
-                let mut code = 0;
-                for k in -(PAD as isize)..=PAD as isize {
-                    if k != 0 {
-                        let q = i.wrapping_add_signed(k * step);
-                        code |= u32::from(pos.cell[q]) << (2 * pattern::slot(k));
-                    }
-                }
-                pos.info[i].code[d] = code;
+            for d in 0..DIRS.len() {
+                pos.info[i].code[d] = pos.line_code(i, d);
             }
             pos.refresh(i);
             pos.count(i, 1);
@@ -394,7 +398,11 @@ impl Position {
         self.count(i, -1);
         self.cell[i] = c;
         self.hash ^= ZOBRIST[c as usize - 1][i];
-        self.touch(i, c);
+        if self.indexer.reach() < PAD {
+            self.touch(i, c, &INNER);
+        } else {
+            self.touch(i, c, &NEIGHBOURS);
+        }
         self.near_add(i, 1);
         self.moves.push(i);
         let (r, col) = (i / WIDTH, i % WIDTH);
@@ -413,7 +421,11 @@ impl Position {
         let c = self.cell[i];
         self.cell[i] = EMPTY;
         self.hash ^= ZOBRIST[c as usize - 1][i];
-        self.untouch(i, c);
+        if self.indexer.reach() < PAD {
+            self.untouch(i, c, &INNER);
+        } else {
+            self.untouch(i, c, &NEIGHBOURS);
+        }
         self.near_add(i, -1);
         self.side = c;
     }
@@ -439,12 +451,16 @@ impl Position {
         }
     }
 
-    /// Puts colour `c` at `i` into the codes of the 40 points around it,
-    /// and works out the empty ones' patterns again, keeping each changed
-    /// point's former state for [`Self::untouch`].
-    fn touch(&mut self, i: usize, c: Colour) {
+    /// Puts colour `c` at `i` into the codes of the points around it on
+    /// its lines (`near`: 40 of them, or the 32 within four steps where the
+    /// rule's patterns never see further; the outer cells of their codes
+    /// then stay as the empty board had them), and works out the empty
+    /// ones' patterns again, keeping each changed point's former state for
+    /// [`Self::untouch`]. A fixed-length `near` keeps the loop's bound a
+    /// constant.
+    fn touch<const N: usize>(&mut self, i: usize, c: Colour, near: &[(isize, u32); N]) {
         for (d, &step) in DIRS.iter().enumerate() {
-            for &(j, shift) in &NEIGHBOURS {
+            for &(j, shift) in near {
                 let q = i.wrapping_add_signed(j * step);
                 // Every point's codes, walls' included: no branch, and
                 // undo takes them back the same way.
@@ -497,11 +513,12 @@ impl Position {
         }
     }
 
-    /// Takes colour `c` at `i` back out of the codes of the 40 points
-    /// around it, and puts back what playing it changed.
-    fn untouch(&mut self, i: usize, c: Colour) {
+    /// Takes colour `c` at `i` back out of the codes of the points `near`
+    /// it, as [`Self::touch`] put it in, and puts back what playing it
+    /// changed.
+    fn untouch<const N: usize>(&mut self, i: usize, c: Colour, near: &[(isize, u32); N]) {
         for (d, &step) in DIRS.iter().enumerate() {
-            for &(j, shift) in &NEIGHBOURS {
+            for &(j, shift) in near {
                 let q = i.wrapping_add_signed(j * step);
                 self.info[q].code[d] ^= u32::from(c) << shift;
             }
@@ -517,6 +534,18 @@ impl Position {
         }
         self.sum = mark.sum;
         self.combos = mark.combos;
+    }
+
+    /// The line code of `i` along direction `d`, read off the board.
+    fn line_code(&self, i: usize, d: usize) -> u32 {
+        let mut code = 0;
+        for k in -(PAD as isize)..=PAD as isize {
+            if k != 0 {
+                let q = i.wrapping_add_signed(k * DIRS[d]);
+                code |= u32::from(self.cell[q]) << (2 * pattern::slot(k));
+            }
+        }
+        code
     }
 
     fn count(&mut self, i: usize, sign: i32) {
@@ -561,8 +590,19 @@ mod tests {
 
     /// Every empty point's codes, patterns, combinations and values, and
     /// the sums and counts, as a position built afresh from the same stones
-    /// has them.
+    /// has them; and every code, as far as the rule's table reads it, as
+    /// the board has it.
     fn assert_same_as_fresh(pos: &Position) {
+        for &i in &pos.points {
+            for d in 0..DIRS.len() {
+                let (kept, read) = (pos.info[i].code[d], pos.line_code(i, d));
+                assert_eq!(
+                    pos.indexer.index(kept),
+                    pos.indexer.index(read),
+                    "code at {i}, direction {d}: kept {kept:05x}, on the board {read:05x}"
+                );
+            }
+        }
         let mut fresh = Position::new(pos.rule, 1, pos.size as u8);
         for &i in &pos.moves {
             fresh.put(i, pos.cell[i]);
