@@ -9,6 +9,7 @@
 //! cargo bench --bench engine -- parity
 //! cargo bench --bench engine -- match
 //! GOMOKU_ENGINE_BASE=/tmp/pbrain-old cargo bench --bench engine -- sprt
+//! cargo bench --bench engine -- balance     # openings for the SPRT
 //! ```
 //!
 //! - `signature`: a fixed list of positions, each searched by a fresh engine
@@ -37,14 +38,28 @@
 //!   depend on the machine's load; prints each opening's score per depth.
 //! - `sprt`: this build's engine against a previous build of the brain
 //!   (`GOMOKU_ENGINE_BASE`, a path), through the Gomocup protocol, on the
-//!   sixteen openings in their eight symmetries, each played twice with
-//!   colours swapped, until a pentanomial SPRT of `GOMOKU_ENGINE_ELO0`
+//!   balanced openings of `benches/depth/openings.txt` in their eight
+//!   symmetries, each played twice with colours swapped, until a pentanomial SPRT of `GOMOKU_ENGINE_ELO0`
 //!   (default 0) against `GOMOKU_ENGINE_ELO1` (30), α = β = 0.05, accepts
 //!   one; prints a line per pair (W/D/L, the pairs by score, the LLR, the
 //!   Elo with its 95% interval) and the verdict. `GOMOKU_ENGINE_MS` (200),
 //!   or `GOMOKU_ENGINE_NODES` (a node budget for both sides in place of
 //!   time), `GOMOKU_ENGINE_SIZE` (20), `GOMOKU_ENGINE_GAMES` (at most
 //!   1000), `GOMOKU_ENGINE_CONCURRENCY` (pairs played at once, default 1).
+//! - `balance`: openings for the SPRT. On a one-sided opening a pair of
+//!   games is decided by the colours (each side wins as the stronger
+//!   colour), and a pair that splits tells the test nothing: with the
+//!   sixteen openings above, 102 of 128 pairs split between two builds a
+//!   few Elo apart. This draws `GOMOKU_ENGINE_CANDIDATES` (default 300)
+//!   random openings of `GOMOKU_ENGINE_STONES` stones (3: Black, White,
+//!   Black, White to move; each stone within two points of one before,
+//!   all within three of the centre, as Piskvork's openings are), from
+//!   seed `GOMOKU_ENGINE_SEED` (1), one of each shape up to symmetry;
+//!   searches each to `GOMOKU_ENGINE_NODES` (300,000); and prints, in the
+//!   file's notation, those whose last two depths' scores (two, as the
+//!   score swings with the depth's parity) both lie within
+//!   `GOMOKU_ENGINE_BALANCE` (default 60) of even. Review them and paste
+//!   them into `openings.txt`.
 //! - `match`: from sixteen four-stone openings near the centre, each
 //!   played twice with colours swapped, the engine against a random
 //!   legal player, a one-ply greedy pattern player and itself at a quarter
@@ -103,6 +118,10 @@ fn main() {
     if want("sprt") {
         sprt_test();
     }
+    // Not part of a plain run: minutes of searches, for a file's author.
+    if args.iter().any(|a| a == "balance") {
+        balance();
+    }
 }
 
 /// The depth bench: the fixed midgame positions of
@@ -117,7 +136,7 @@ fn depth() {
     // Another file of positions, to try a new set before writing it in.
     let positions = match std::env::var("GOMOKU_ENGINE_POSITIONS") {
         Ok(path) => match std::fs::read_to_string(&path) {
-            Ok(text) => depth::parse(&text),
+            Ok(text) => depth::parse(&text, &depth::MIDGAME),
             Err(e) => Err(vec![format!("{path}: {e}")]),
         },
         Err(_) => depth::positions(),
@@ -247,11 +266,17 @@ fn parity() {
 /// `size` board (the openings are written for 19×19), in the `symmetry`th
 /// of the board's eight symmetries.
 fn centred(text: &str, size: u8, symmetry: u8) -> Vec<engine::Spot> {
+    let spots: Vec<engine::Spot> = parse_moves(text).into_iter().map(engine::spot_of).collect();
+    transform(&spots, 19, size, symmetry)
+}
+
+/// `spots`, written for a `from` board, with the centre moved to the
+/// centre of a `size` board, in the `symmetry`th of its eight symmetries.
+fn transform(spots: &[engine::Spot], from: u8, size: u8, symmetry: u8) -> Vec<engine::Spot> {
     let n = i16::from(size);
-    let shift = n / 2 - 9;
-    parse_moves(text)
-        .into_iter()
-        .map(engine::spot_of)
+    let shift = n / 2 - i16::from(from) / 2;
+    spots
+        .iter()
         .map(|s| {
             let x = (i16::from(s.x) + shift).clamp(0, n - 1);
             let y = (i16::from(s.y) + shift).clamp(0, n - 1);
@@ -287,15 +312,107 @@ fn sprt_test() {
         max_games: var("GOMOKU_ENGINE_GAMES", 1000.0) as u32,
         concurrency: (var("GOMOKU_ENGINE_CONCURRENCY", 1.0) as u32).clamp(1, 8),
     };
+    let balanced = match depth::openings() {
+        Ok(openings) => openings,
+        Err(refused) => {
+            eprintln!("sprt: refused, fix benches/depth/openings.txt:");
+            for why in refused {
+                eprintln!("  {why}");
+            }
+            std::process::exit(1);
+        }
+    };
     // The openings, shifted so their centre is the board's, each in its
-    // eight symmetries: 128 openings, so a long test repeats none soon.
+    // eight symmetries, so a long test repeats none soon.
     let mut openings: Vec<Vec<engine::Spot>> = Vec::new();
     for symmetry in 0..8 {
-        for o in OPENINGS {
-            openings.push(centred(o, size, symmetry));
+        for o in &balanced {
+            openings.push(transform(&o.moves, depth::SIZE, size, symmetry));
         }
     }
     sprt::run(&options, &openings);
+}
+
+/// The `balance` bench (see the crate doc above).
+fn balance() {
+    let nodes = node_budget().unwrap_or(300_000);
+    let candidates: usize = env("GOMOKU_ENGINE_CANDIDATES").unwrap_or(300);
+    let stones: usize = env::<usize>("GOMOKU_ENGINE_STONES")
+        .unwrap_or(3)
+        .clamp(*depth::OPENING.stones.start(), *depth::OPENING.stones.end());
+    let limit: i32 = env("GOMOKU_ENGINE_BALANCE").unwrap_or(60);
+    let mut seed: u64 = env("GOMOKU_ENGINE_SEED").unwrap_or(1);
+    let mut seen = std::collections::HashSet::new();
+    let (mut searched, mut kept) = (0, 0);
+    println!(
+        "# balance: {candidates} candidates of {stones} stones, seed {seed}, {nodes} nodes, within {limit}"
+    );
+    for _ in 0..candidates {
+        let moves = random_opening(&mut seed, stones);
+        if !seen.insert(depth::shape(&moves)) {
+            continue;
+        }
+        let text: String = moves.iter().map(|&s| depth::name(s)).collect();
+        // The file's own checks: no four, no win by fours.
+        let Ok(_) = depth::parse(&format!("{text} # candidate"), &depth::OPENING) else {
+            continue;
+        };
+        searched += 1;
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let Some(found) = Engine::new(engine::DEFAULT_MEMORY).search(&depth::setup(&moves), limits)
+        else {
+            continue;
+        };
+        let [.., before, last] = &found.reports[..] else {
+            continue;
+        };
+        let even = |score: i32| engine::mate_in(score).is_none() && score.abs() <= limit;
+        if even(before.score) && even(last.score) {
+            kept += 1;
+            let mover = if stones % 2 == 0 { "Black" } else { "White" };
+            println!(
+                "{text} # balance bench, seed {}: {stones} stones, {mover} to move; {} at depth {}, {} at {} ({nodes} nodes)",
+                env("GOMOKU_ENGINE_SEED").unwrap_or(1u64),
+                before.score,
+                before.depth,
+                last.score,
+                last.depth
+            );
+        }
+    }
+    println!("# {kept} of {searched} distinct openings kept");
+}
+
+/// A random opening of `stones` stones near the centre of the 20×20
+/// board: each within two points of a stone before it, all within three
+/// of the centre.
+fn random_opening(seed: &mut u64, stones: usize) -> Vec<engine::Spot> {
+    let centre = i32::from(depth::SIZE) / 2;
+    let mut moves = vec![engine::Spot {
+        x: centre as u8,
+        y: centre as u8,
+    }];
+    while moves.len() < stones {
+        *seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let pick = (*seed >> 33) as i32;
+        let (x, y) = (centre + pick % 7 - 3, centre + (pick / 7) % 7 - 3);
+        let near = moves
+            .iter()
+            .any(|s| (i32::from(s.x) - x).abs().max((i32::from(s.y) - y).abs()) <= 2);
+        let spot = engine::Spot {
+            x: x as u8,
+            y: y as u8,
+        };
+        if near && !moves.contains(&spot) {
+            moves.push(spot);
+        }
+    }
+    moves
 }
 
 fn speed() {

@@ -1,8 +1,13 @@
-//! The depth bench's positions: midgame positions on the Gomocup board
-//! (20×20, freestyle), written down in `benches/depth/positions.txt` so
-//! that figures taken before and after a change to the search are of the
-//! same positions. (They used to come from self-play by the engine under
-//! test, so a change to the search changed the positions too.)
+//! The benches' fixed positions on the Gomocup board (20×20, freestyle),
+//! written down so that figures taken before and after a change to the
+//! search are of the same positions:
+//!
+//! - `positions.txt`, the depth bench's midgame positions (they used to
+//!   come from self-play by the engine under test, so a change to the
+//!   search changed the positions too);
+//! - `openings.txt`, the SPRT's openings: short openings that neither
+//!   side wins by force, chosen by the `balance` bench (see
+//!   `benches/engine.rs`).
 //!
 //! A line is a move list, Black first, then `#` and a comment saying
 //! where it came from, how many stones and who is to move. A move is a
@@ -10,11 +15,12 @@
 //! the bench's openings write the 19×19 board. Lines starting with `#`
 //! are comments.
 //!
-//! Every position must be a real midgame where the time goes to the
-//! search: 12 to 30 stones, no five, no four of either side (a four is a
-//! win at once or a forced reply), and no open four, double four or
-//! four-three the side to move can make. The loader refuses a line that
-//! breaks this, and `cargo test` (tests/it) checks the file.
+//! Every position must be one where the time goes to the search: the
+//! stones its file allows ([`MIDGAME`]: 12 to 30; [`OPENING`]: 3 to 6),
+//! no five, no four of either side (a four is a win at once or a forced
+//! reply), and no open four, double four or four-three the side to move
+//! can make. The loader refuses a line that breaks this, and `cargo test`
+//! (tests/it) checks the files.
 
 use gomoku_mist::engine::{Setup, Spot};
 use gomoku_mist::player::Player;
@@ -23,11 +29,30 @@ use gomoku_mist::rule::Rule;
 /// The board's side: Gomocup's freestyle board.
 pub const SIZE: u8 = 20;
 
-/// The fewest and most stones a position may hold.
-pub const STONES: std::ops::RangeInclusive<usize> = 12..=30;
+/// A file of positions: its name, for messages, and the stones a
+/// position in it may hold.
+pub struct Kind {
+    pub file: &'static str,
+    pub stones: std::ops::RangeInclusive<usize>,
+}
+
+/// The depth bench's midgame positions.
+pub const MIDGAME: Kind = Kind {
+    file: "positions.txt",
+    stones: 12..=30,
+};
+
+/// The SPRT's openings.
+pub const OPENING: Kind = Kind {
+    file: "openings.txt",
+    stones: 3..=6,
+};
 
 /// The positions, as written in the repository.
 pub const TEXT: &str = include_str!("positions.txt");
+
+/// The openings, as written in the repository.
+pub const OPENINGS: &str = include_str!("openings.txt");
 
 /// One position of the bench.
 #[derive(Clone, Debug)]
@@ -76,11 +101,47 @@ pub fn name(s: Spot) -> String {
 
 /// Every position of [`TEXT`], or one message per refused line.
 pub fn positions() -> Result<Vec<Position>, Vec<String>> {
-    parse(TEXT)
+    parse(TEXT, &MIDGAME)
 }
 
-/// The positions of `text`, or one message per refused line.
-pub fn parse(text: &str) -> Result<Vec<Position>, Vec<String>> {
+/// Every opening of [`OPENINGS`], or one message per refused line.
+pub fn openings() -> Result<Vec<Position>, Vec<String>> {
+    parse(OPENINGS, &OPENING)
+}
+
+/// An opening's shape up to the board's symmetries and a shift: the
+/// smallest of its eight images, each moved to the origin, as (colour,
+/// x, y) sorted.
+pub fn shape(moves: &[Spot]) -> Vec<(usize, i32, i32)> {
+    (0..8u8)
+        .map(|symmetry| {
+            let image: Vec<(usize, i32, i32)> = moves
+                .iter()
+                .enumerate()
+                .map(|(k, s)| {
+                    let (x, y) = (i32::from(s.x), i32::from(s.y));
+                    let (x, y) = if symmetry & 4 != 0 { (y, x) } else { (x, y) };
+                    let x = if symmetry & 1 != 0 { -x } else { x };
+                    let y = if symmetry & 2 != 0 { -y } else { y };
+                    (k % 2, x, y)
+                })
+                .collect();
+            let x0 = image.iter().map(|p| p.1).min().unwrap_or(0);
+            let y0 = image.iter().map(|p| p.2).min().unwrap_or(0);
+            let mut image: Vec<_> = image
+                .into_iter()
+                .map(|(c, x, y)| (c, x - x0, y - y0))
+                .collect();
+            image.sort_unstable();
+            image
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+/// The positions of `text`, a file of `kind`, or one message per refused
+/// line.
+pub fn parse(text: &str, kind: &Kind) -> Result<Vec<Position>, Vec<String>> {
     let mut positions = Vec::new();
     let mut refused = Vec::new();
     for (n, line) in text.lines().enumerate() {
@@ -89,9 +150,9 @@ pub fn parse(text: &str) -> Result<Vec<Position>, Vec<String>> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        match position(line, line_no) {
+        match position(line, line_no, kind) {
             Ok(p) => positions.push(p),
-            Err(why) => refused.push(format!("positions.txt line {line_no}: {why}")),
+            Err(why) => refused.push(format!("{} line {line_no}: {why}", kind.file)),
         }
     }
     if refused.is_empty() {
@@ -101,17 +162,17 @@ pub fn parse(text: &str) -> Result<Vec<Position>, Vec<String>> {
     }
 }
 
-fn position(line: &str, line_no: usize) -> Result<Position, String> {
+fn position(line: &str, line_no: usize, kind: &Kind) -> Result<Position, String> {
     let (moves, comment) = line
         .split_once('#')
         .ok_or("no comment: say where it came from, stones and who is to move")?;
     let moves = parse_moves(moves.trim().as_bytes())?;
-    if !STONES.contains(&moves.len()) {
+    if !kind.stones.contains(&moves.len()) {
         return Err(format!(
             "{} stones, not {} to {}",
             moves.len(),
-            STONES.start(),
-            STONES.end()
+            kind.stones.start(),
+            kind.stones.end()
         ));
     }
     let position = Position {
@@ -303,6 +364,49 @@ mod tests {
         }
     }
 
+    /// Every line of `openings.txt` is a quiet opening of 3 to 6 stones,
+    /// enough of them for a long SPRT, no two of one shape.
+    #[test]
+    fn every_sprt_opening_is_quiet_and_of_its_own_shape() {
+        let openings = super::openings().unwrap_or_else(|refused| panic!("{}", refused.join("\n")));
+        assert!(
+            (16..=64).contains(&openings.len()),
+            "{} openings, not 16 to 64",
+            openings.len()
+        );
+        let mut shapes = std::collections::HashSet::new();
+        for o in &openings {
+            let who = format!("{:?} to move", o.to_move());
+            assert!(
+                o.comment.contains(&who),
+                "line {}: the comment says who is to move: {who}",
+                o.line
+            );
+            assert!(
+                shapes.insert(super::shape(&o.moves)),
+                "line {}: the shape of an opening before it",
+                o.line
+            );
+        }
+    }
+
+    /// An opening's shape is the same in its eight symmetries and
+    /// anywhere on the board, and tells the colours apart.
+    #[test]
+    fn shapes_ignore_symmetry_and_place_but_not_colour() {
+        let spot = |x, y| super::Spot { x, y };
+        let opening = [spot(10, 10), spot(11, 10), spot(10, 12)];
+        let mirrored = [spot(10, 10), spot(9, 10), spot(10, 12)];
+        let turned = [spot(10, 10), spot(10, 11), spot(12, 10)];
+        let moved = [spot(3, 4), spot(4, 4), spot(3, 6)];
+        let swapped = [spot(11, 10), spot(10, 10), spot(10, 12)];
+        let shape = super::shape(&opening);
+        for same in [mirrored, turned, moved] {
+            assert_eq!(super::shape(&same), shape, "{same:?}");
+        }
+        assert_ne!(super::shape(&swapped), shape);
+    }
+
     /// The checks refuse what they are there to refuse.
     #[test]
     fn the_depth_bench_refuses_decided_positions() {
@@ -330,7 +434,7 @@ mod tests {
             ("K10K10 # twice", "played twice"),
         ];
         for (text, why) in cases {
-            let refused = super::parse(text).expect_err(text);
+            let refused = super::parse(text, &super::MIDGAME).expect_err(text);
             assert!(
                 refused.len() == 1 && refused[0].contains(why),
                 "{text}: {refused:?}, not {why:?}"
