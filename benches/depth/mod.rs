@@ -32,7 +32,9 @@ pub const SIZE: u8 = 20;
 /// A file of positions: its name, for messages, and the stones a
 /// position in it may hold.
 pub struct Kind {
+    /// The file's name beside this module.
     pub file: &'static str,
+    /// How many stones a position may hold.
     pub stones: std::ops::RangeInclusive<usize>,
 }
 
