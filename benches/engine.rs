@@ -142,16 +142,7 @@ fn depth() {
         },
         Err(_) => depth::positions(),
     };
-    let positions = match positions {
-        Ok(positions) => positions,
-        Err(refused) => {
-            eprintln!("depth: refused, fix benches/depth/positions.txt:");
-            for why in refused {
-                eprintln!("  {why}");
-            }
-            std::process::exit(1);
-        }
-    };
+    let positions = or_exit(positions, "depth", depth::MIDGAME.file);
     let (mut depths, mut seldepths) = (Vec::new(), Vec::new());
     // How far each completed depth's score moved from the one before
     // (`steps[0]`) and from the one two before (`steps[1]`): a score that
@@ -313,16 +304,7 @@ fn sprt_test() {
         max_games: var("GOMOKU_ENGINE_GAMES", 1000.0) as u32,
         concurrency: (var("GOMOKU_ENGINE_CONCURRENCY", 1.0) as u32).clamp(1, 8),
     };
-    let balanced = match depth::openings() {
-        Ok(openings) => openings,
-        Err(refused) => {
-            eprintln!("sprt: refused, fix benches/depth/openings.txt:");
-            for why in refused {
-                eprintln!("  {why}");
-            }
-            std::process::exit(1);
-        }
-    };
+    let balanced = or_exit(depth::openings(), "sprt", depth::OPENING.file);
     // The openings, shifted so their centre is the board's, each in its
     // eight symmetries, so a long test repeats none soon.
     let mut openings: Vec<Vec<engine::Spot>> = Vec::new();
@@ -332,6 +314,22 @@ fn sprt_test() {
         }
     }
     sprt::run(&options, &openings);
+}
+
+/// The positions a file of `benches/depth` held, or, if the loader
+/// refused lines, the reasons on stderr and exit code 1.
+fn or_exit(
+    loaded: Result<Vec<depth::Position>, Vec<String>>,
+    bench: &str,
+    file: &str,
+) -> Vec<depth::Position> {
+    loaded.unwrap_or_else(|refused| {
+        eprintln!("{bench}: refused, fix benches/depth/{file}:");
+        for why in refused {
+            eprintln!("  {why}");
+        }
+        std::process::exit(1);
+    })
 }
 
 /// The `balance` bench (see the crate doc above).
