@@ -25,8 +25,10 @@
 //!   brain's `MESSAGE`s), the depth reached, the mean nominal and
 //!   selective depths, and how far the score moves from one depth to the
 //!   next and to the one after (a score that swings with the depth's
-//!   parity moves more in one step than in two). A position that is not a
-//!   quiet midgame is refused.
+//!   parity moves more in one step than in two), and each search's swing
+//!   (`depth::swing`: how far a depth's score stands from the mean of its
+//!   neighbours', signed by the depth's parity), which a drift does not
+//!   have. A position that is not a quiet midgame is refused.
 //!   `GOMOKU_ENGINE_POSITIONS` names another file of positions to try;
 //!   `GOMOKU_ENGINE_NODES` searches each to a node budget in place of
 //!   time, on one thread, so that builds can be compared on a busy
@@ -35,7 +37,8 @@
 //!   swings most: the sixteen openings below (four stones, Black to move)
 //!   on the 20×20 board, each searched by a fresh engine to a node budget
 //!   (`GOMOKU_ENGINE_NODES`, default 200,000), so the figures do not
-//!   depend on the machine's load; prints each opening's score per depth.
+//!   depend on the machine's load; prints each opening's score per depth
+//!   and its swing.
 //! - `sprt`: this build's engine against a previous build of the brain
 //!   (`GOMOKU_ENGINE_BASE`, a path), through the Gomocup protocol, on the
 //!   balanced openings of `benches/depth/openings.txt` in their eight
@@ -144,10 +147,7 @@ fn depth() {
     };
     let positions = or_exit(positions, "depth", depth::MIDGAME.file);
     let (mut depths, mut seldepths) = (Vec::new(), Vec::new());
-    // How far each completed depth's score moved from the one before
-    // (`steps[0]`) and from the one two before (`steps[1]`): a score that
-    // swings with the depth's parity moves more in one step than in two.
-    let mut steps: [Vec<i32>; 2] = [Vec::new(), Vec::new()];
+    let mut steps = Steps::default();
     for position in &positions {
         let limits = Limits {
             time: nodes.is_none().then(|| Duration::from_millis(ms)),
@@ -173,14 +173,15 @@ fn depth() {
             println!("  {}", report.line(depth::name));
         }
         let seldepth = found.reports.last().map_or(0, |r| r.seldepth);
+        let swing = steps.add(&found.reports);
         println!(
-            "  best {} depth {}-{seldepth}",
+            "  best {} depth {}-{seldepth}{}",
             depth::name(found.best),
-            found.depth
+            found.depth,
+            swing.map_or(String::new(), |s| format!(" swing {s:+.0}"))
         );
         depths.push(found.depth);
         seldepths.push(seldepth);
-        add_score_steps(&found.reports, &mut steps);
     }
     let mean = |v: &[u32]| f64::from(v.iter().sum::<u32>()) / v.len().max(1) as f64;
     let budget = nodes.map_or(format!("{ms} ms"), |n| format!("{n} nodes"));
@@ -190,36 +191,60 @@ fn depth() {
         mean(&depths),
         mean(&seldepths)
     );
-    print_score_steps(&steps);
+    steps.print();
 }
 
-/// Adds how far each completed depth's score (mates left out) moved from
-/// the one before (`steps[0]`) and from the one two before (`steps[1]`).
-fn add_score_steps(reports: &[engine::Report], steps: &mut [Vec<i32>; 2]) {
-    let scores: Vec<i32> = reports
-        .iter()
-        .map(|r| r.score)
-        .filter(|&s| engine::mate_in(s).is_none())
-        .collect();
-    for (apart, step) in steps.iter_mut().enumerate() {
-        step.extend(
-            scores
-                .windows(apart + 2)
-                .map(|w| (w[apart + 1] - w[0]).abs()),
+/// How the score moved between completed depths (mates left out), over
+/// the searches of a bench: from each depth to the one after and to the
+/// one two after (a score that swings with the depth's parity moves more
+/// in one step than in two), and each search's swing
+/// (`depth::swing::swing`), which tells a swing from a drift.
+#[derive(Default)]
+struct Steps {
+    apart: [Vec<i32>; 2],
+    swings: Vec<f64>,
+}
+
+impl Steps {
+    /// Adds a search's reports; returns its swing, if it has one.
+    fn add(&mut self, reports: &[engine::Report]) -> Option<f64> {
+        let scores: Vec<(u32, i32)> = reports
+            .iter()
+            .filter(|r| engine::mate_in(r.score).is_none())
+            .map(|r| (r.depth, r.score))
+            .collect();
+        for (apart, step) in self.apart.iter_mut().enumerate() {
+            step.extend(
+                scores
+                    .windows(apart + 2)
+                    .map(|w| (w[apart + 1].1 - w[0].1).abs()),
+            );
+        }
+        let swing = depth::swing::swing(&scores);
+        self.swings.extend(swing);
+        swing
+    }
+
+    fn print(&self) {
+        let mean = |v: &mut dyn Iterator<Item = f64>| {
+            let (sum, n) = v.fold((0.0, 0), |(s, n), x| (s + x, n + 1));
+            sum / f64::from(n.max(1))
+        };
+        let [one, two] = &self.apart;
+        println!(
+            "score change between depths: {:.0} one apart ({} pairs), {:.0} two apart ({} pairs)",
+            mean(&mut one.iter().map(|&x| f64::from(x))),
+            one.len(),
+            mean(&mut two.iter().map(|&x| f64::from(x))),
+            two.len()
+        );
+        println!(
+            "swing with the depth's parity: {:.0} in size on average over {} searches ({:+.0} signed)",
+            mean(&mut self.swings.iter().map(|s| s.abs())),
+            self.swings.len(),
+            mean(&mut self.swings.iter().copied())
         );
     }
-}
-
-fn print_score_steps(steps: &[Vec<i32>; 2]) {
-    let mean_step =
-        |v: &[i32]| v.iter().map(|&x| f64::from(x)).sum::<f64>() / v.len().max(1) as f64;
-    println!(
-        "score change between depths: {:.0} one apart ({} pairs), {:.0} two apart ({} pairs)",
-        mean_step(&steps[0]),
-        steps[0].len(),
-        mean_step(&steps[1]),
-        steps[1].len()
-    );
 }
 
 /// The environment variable `name`, if set and it parses.
@@ -236,7 +261,7 @@ fn node_budget() -> Option<u64> {
 /// opening, one depth apart and two (see the crate doc above).
 fn parity() {
     let nodes = node_budget().unwrap_or(200_000);
-    let mut steps: [Vec<i32>; 2] = [Vec::new(), Vec::new()];
+    let mut steps = Steps::default();
     for opening in OPENINGS {
         let setup = depth::setup(&centred(opening, depth::SIZE, 0));
         let limits = Limits {
@@ -247,11 +272,15 @@ fn parity() {
             .search(&setup, limits)
             .expect("an opening is not a full board");
         let scores: Vec<String> = found.reports.iter().map(|r| r.score.to_string()).collect();
-        println!("{opening}: {}", scores.join(" "));
-        add_score_steps(&found.reports, &mut steps);
+        let swing = steps.add(&found.reports);
+        println!(
+            "{opening}: {}{}",
+            scores.join(" "),
+            swing.map_or(String::new(), |s| format!(" (swing {s:+.0})"))
+        );
     }
     println!("{} openings, {nodes} nodes each:", OPENINGS.len());
-    print_score_steps(&steps);
+    steps.print();
 }
 
 /// The bench's opening `text` with its centre moved to the centre of a

@@ -9,6 +9,9 @@
 //!   side wins by force, chosen by the `balance` bench (see
 //!   `benches/engine.rs`).
 //!
+//! Beside them, [`swing`]: how the benches measure a score's swing with
+//! the depth's parity.
+//!
 //! A line is a move list, Black first, then `#` and a comment saying
 //! where it came from, how many stones and who is to move. A move is a
 //! column letter `A`–`T` (x 0–19) and a row number `1`–`20` (y 0–19), as
@@ -21,6 +24,8 @@
 //! reply), and no open four, double four or four-three the side to move
 //! can make. The loader refuses a line that breaks this, and `cargo test`
 //! (tests/it) checks the files.
+
+pub mod swing;
 
 use gomoku_mist::engine::{Setup, Spot};
 use gomoku_mist::player::Player;
