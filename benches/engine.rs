@@ -226,23 +226,23 @@ impl Steps {
     }
 
     fn print(&self) {
-        let mean = |v: &mut dyn Iterator<Item = f64>| {
+        fn mean(v: impl Iterator<Item = f64>) -> f64 {
             let (sum, n) = v.fold((0.0, 0), |(s, n), x| (s + x, n + 1));
             sum / f64::from(n.max(1))
-        };
+        }
         let [one, two] = &self.apart;
         println!(
             "score change between depths: {:.0} one apart ({} pairs), {:.0} two apart ({} pairs)",
-            mean(&mut one.iter().map(|&x| f64::from(x))),
+            mean(one.iter().map(|&x| f64::from(x))),
             one.len(),
-            mean(&mut two.iter().map(|&x| f64::from(x))),
+            mean(two.iter().map(|&x| f64::from(x))),
             two.len()
         );
         println!(
             "swing with the depth's parity: {:.0} in size on average over {} searches ({:+.0} signed)",
-            mean(&mut self.swings.iter().map(|s| s.abs())),
+            mean(self.swings.iter().map(|s| s.abs())),
             self.swings.len(),
-            mean(&mut self.swings.iter().copied())
+            mean(self.swings.iter().copied())
         );
     }
 }
