@@ -56,9 +56,7 @@ mod tests {
     #[test]
     fn only_depths_with_both_neighbours_count() {
         use super::swing;
-        let at =
-            |scores: &[i32]| -> Vec<(u32, i32)> { (1..).zip(scores.iter().copied()).collect() };
-        assert_eq!(swing(&at(&[10, 20])), None);
+        assert_eq!(swing(&[(1, 10), (2, 20)]), None);
         assert_eq!(swing(&[]), None);
         assert_eq!(swing(&[(1, 0), (2, 100), (4, 0)]), None);
         // Depth 2 has both neighbours (100 above their mean); depth 5
