@@ -8,13 +8,15 @@
 //! from it its line patterns, combination and value for both colours.
 //! Playing a stone touches only the 40 points within five steps along its
 //! four lines (32 within four under a rule whose patterns look no further),
-//! the 5×5 candidate counts around it and the Zobrist hash; it keeps what it changed on a stack, so taking the stone
+//! the candidate bits of the 5×5 square around it (one word per row) and
+//! the Zobrist hash; it keeps what it changed on a stack, so taking the stone
 //! back flips the codes and restores the rest without a table lookup.
 //!
 //! Invariants: `sum` and `combos` count exactly the empty on-board points;
 //! every on-board point's patterns match its line codes, occupied or not,
 //! and the cells of those codes that the rule's table reads match the
-//! board;
+//! board; a point's candidate bit is set exactly when it is empty and
+//! within two points of a stone;
 //! the change stack holds, for each move played, the former state of the
 //! points it changed, and one mark per move.
 
@@ -32,6 +34,8 @@ const PAD: usize = pattern::HALF;
 pub const WIDTH: usize = MAX_SIZE as usize + PAD;
 /// Cells in the array.
 pub const CELLS: usize = WIDTH * (MAX_SIZE as usize + 2 * PAD + 1);
+/// Rows in the array.
+const ROWS: usize = CELLS / WIDTH;
 /// Steps along the four line directions.
 pub const DIRS: [isize; 4] = [1, WIDTH as isize, WIDTH as isize + 1, WIDTH as isize - 1];
 
@@ -156,6 +160,30 @@ struct Mark {
     sum: [i32; 2],
     combos: [[u16; COMBOS]; 2],
     changes: u32,
+    /// The candidate rows the move's 5×5 square covers.
+    candidates: [u32; 5],
+}
+
+/// The set bits of candidate rows, as array indices: see
+/// [`Position::candidates`].
+pub struct Candidates<'a> {
+    rows: &'a [u32],
+    row: usize,
+    bits: u32,
+}
+
+impl Iterator for Candidates<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        while self.bits == 0 {
+            self.row += 1;
+            self.bits = *self.rows.get(self.row)?;
+        }
+        let column = self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        Some(self.row * WIDTH + column)
+    }
 }
 
 /// The incremental board.
@@ -163,7 +191,12 @@ struct Mark {
 pub struct Position {
     cell: Vec<u8>,
     info: Vec<Info>,
-    near: Vec<u8>,
+    /// Per array row, a bit per column: the empty on-board points.
+    empty: [u32; ROWS],
+    /// Per array row, a bit per column: the candidates, empty points
+    /// within two of a stone. Move generation walks their set bits, not
+    /// every point of the area.
+    candidates: [u32; ROWS],
     sum: [i32; 2],
     combos: [[u16; COMBOS]; 2],
     hash: u64,
@@ -201,7 +234,8 @@ impl Position {
         let mut pos = Position {
             cell,
             info: vec![Info::default(); CELLS],
-            near: vec![0; CELLS],
+            empty: [0; ROWS],
+            candidates: [0; ROWS],
             sum: [0; 2],
             combos: [[0; COMBOS]; 2],
             hash: 0,
@@ -221,6 +255,7 @@ impl Position {
         };
         for n in 0..pos.points.len() {
             let i = pos.points[n];
+            pos.empty[i / WIDTH] |= 1 << (i % WIDTH);
             for d in 0..DIRS.len() {
                 pos.info[i].code[d] = pos.line_code(i, d);
             }
@@ -285,12 +320,18 @@ impl Position {
     /// range is tighter than one over the flattened points, and move
     /// generation walks it at every node.
     pub fn area_rows(&self) -> impl Iterator<Item = std::ops::Range<usize>> + use<> {
+        let (rows, columns) = self.area_bounds();
+        rows.map(move |r| r * WIDTH + columns.start..r * WIDTH + columns.end)
+    }
+
+    /// The array rows and columns of [`Self::area`].
+    fn area_bounds(&self) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
         let [r0, r1, c0, c1] = self.boxes.last().copied().unwrap_or([1, 0, 1, 0]);
         // Half-open ranges: an inclusive range iterates more slowly.
         let (first, end) = (PAD, PAD + self.size);
         let rows = r0.saturating_sub(2).max(first)..(r1 + 3).min(end);
         let columns = c0.saturating_sub(2).max(first)..(c1 + 3).min(end);
-        rows.map(move |r| r * WIDTH + columns.start..r * WIDTH + columns.end)
+        (rows, columns)
     }
 
     /// What stands on cell `i`.
@@ -300,7 +341,21 @@ impl Position {
 
     /// Whether `i` is empty and within two points of a stone.
     pub fn is_candidate(&self, i: usize) -> bool {
-        self.cell[i] == EMPTY && self.near[i] > 0
+        self.candidates[i / WIDTH] >> (i % WIDTH) & 1 != 0
+    }
+
+    /// The candidates (empty points within two of a stone), row by row:
+    /// the points of [`Self::area`] that [`Self::is_candidate`] keeps,
+    /// in the same order, without a look at the others.
+    pub fn candidates(&self) -> Candidates<'_> {
+        // An empty area (no stone yet) reads no row.
+        let (rows, _) = self.area_bounds();
+        let end = rows.end.max(rows.start);
+        Candidates {
+            rows: &self.candidates[..end],
+            row: rows.start,
+            bits: self.candidates[..end].get(rows.start).copied().unwrap_or(0),
+        }
     }
 
     /// The combination `c` gets by playing the empty point `i`.
@@ -356,8 +411,9 @@ impl Position {
                 return Some(f);
             }
         }
-        self.area()
-            .find(|&i| self.cell[i] == EMPTY && self.combo(i, c) == eval::C_FIVE)
+        // A five point has a stone beside it on its line: a candidate.
+        self.candidates()
+            .find(|&i| self.combo(i, c) == eval::C_FIVE)
     }
 
     /// The empty points on the four lines through `i`, as far as a stone
@@ -390,10 +446,14 @@ impl Position {
     /// Plays the side to move's stone on the empty point `i`.
     pub fn play(&mut self, i: usize) {
         let c = self.side;
+        let r = i / WIDTH;
+        let mut square = [0; 5];
+        square.copy_from_slice(&self.candidates[r - 2..=r + 2]);
         self.marks.push(Mark {
             sum: self.sum,
             combos: self.combos,
             changes: self.changes.len() as u32,
+            candidates: square,
         });
         self.count(i, -1);
         self.cell[i] = c;
@@ -403,7 +463,13 @@ impl Position {
         } else {
             self.touch(i, c, &NEIGHBOURS);
         }
-        self.near_add(i, 1);
+        self.empty[r] &= !(1 << (i % WIDTH));
+        // Every on-board point's column is at least PAD: the square's
+        // shift never goes negative.
+        let square = 0b11111 << (i % WIDTH - 2);
+        for q in r - 2..=r + 2 {
+            self.candidates[q] = (self.candidates[q] | square) & self.empty[q];
+        }
         self.moves.push(i);
         let (r, col) = (i / WIDTH, i % WIDTH);
         let b = self.boxes.last().copied().unwrap_or([r, r, col, col]);
@@ -426,7 +492,7 @@ impl Position {
         } else {
             self.untouch(i, c, &NEIGHBOURS);
         }
-        self.near_add(i, -1);
+        self.empty[i / WIDTH] |= 1 << (i % WIDTH);
         self.side = c;
     }
 
@@ -440,15 +506,6 @@ impl Position {
     /// Sets the colour to move.
     pub fn set_side(&mut self, c: Colour) {
         self.side = c;
-    }
-
-    fn near_add(&mut self, i: usize, delta: i8) {
-        for dr in -2..=2isize {
-            for dc in -2..=2isize {
-                let q = i.wrapping_add_signed(dr * WIDTH as isize + dc);
-                self.near[q] = self.near[q].wrapping_add_signed(delta);
-            }
-        }
     }
 
     /// Puts colour `c` at `i` into the codes of the points around it on
@@ -534,6 +591,8 @@ impl Position {
         }
         self.sum = mark.sum;
         self.combos = mark.combos;
+        let r = i / WIDTH;
+        self.candidates[r - 2..=r + 2].copy_from_slice(&mark.candidates);
     }
 
     /// The line code of `i` along direction `d`, read off the board.
@@ -695,6 +754,45 @@ mod tests {
         }
     }
 
+    /// The candidate rows kept through play and undo say what a look at
+    /// the board says: an empty point with a stone within two, on every
+    /// board size, and the walk lists them in the area's order.
+    #[test]
+    fn candidates_are_the_empty_points_within_two_of_a_stone_through_play_and_undo() {
+        let mut seed = 11u64;
+        for size in [MIN_SIZE, 6, 15, 19, 20, MAX_SIZE] {
+            let mut pos = Position::new(Rule::Freestyle, 1, size);
+            let check = |pos: &Position| {
+                let stones = pos.moves();
+                let by_look: Vec<usize> = pos
+                    .area()
+                    .filter(|&i| {
+                        pos.cell(i) == EMPTY && stones.iter().any(|&s| distance(i, s) <= 2)
+                    })
+                    .collect();
+                let walked: Vec<usize> = pos.candidates().collect();
+                assert_eq!(walked, by_look, "size {size}, {} stones", stones.len());
+                for &i in &pos.points {
+                    assert_eq!(pos.is_candidate(i), by_look.contains(&i), "point {i}");
+                }
+            };
+            check(&pos);
+            for round in 0..6 {
+                for _ in 0..25 {
+                    let i = pos.points[lcg(&mut seed) % pos.points.len()];
+                    if pos.cell(i) == EMPTY {
+                        pos.play(i);
+                        check(&pos);
+                    }
+                }
+                for _ in 0..round * 3 {
+                    pos.undo();
+                    check(&pos);
+                }
+            }
+        }
+    }
+
     #[test]
     fn five_points_agree_with_the_rule_and_undo_restores_everything() {
         for rule in Rule::ALL {
@@ -724,7 +822,8 @@ mod tests {
                 assert_eq!(pos.sum, fresh.sum);
                 assert_eq!(pos.combos, fresh.combos);
                 assert_eq!(pos.hash(), fresh.hash());
-                assert_eq!(pos.near, fresh.near);
+                assert_eq!(pos.candidates, fresh.candidates);
+                assert_eq!(pos.empty, fresh.empty);
             }
         }
     }

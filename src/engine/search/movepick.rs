@@ -35,8 +35,8 @@ impl Search<'_> {
         let mut four_threes = [0usize; FOUR_THREES];
         let mut found = 0;
         if !caro && !open_three && self.pos.combo_count(opp, C_B4F3) > 0 {
-            for i in self.pos.area() {
-                if self.pos.is_candidate(i) && self.pos.combo(i, opp) == C_B4F3 {
+            for i in self.pos.candidates() {
+                if self.pos.combo(i, opp) == C_B4F3 {
                     if let Some(slot) = four_threes.get_mut(found) {
                         *slot = i;
                     }
@@ -56,37 +56,31 @@ impl Search<'_> {
             .moves()
             .last()
             .map_or(0, |&last| self.counters[me as usize - 1][last]);
-        for row in self.pos.area_rows() {
-            for i in row {
-                if !self.pos.is_candidate(i) {
-                    continue;
-                }
-                if ply == 0
-                    && self
-                        .root_filter
-                        .as_ref()
-                        .is_some_and(|keep| !keep.contains(&i))
-                {
-                    continue;
-                }
-                if self.pos.combo(i, me) < C_B4
-                    && ((open_three && !self.pos.lines(i, opp).iter().any(|&p| p >= pattern::B4))
-                        || !four_threes.iter().all(|&t| near_on_line(i, t)))
-                {
-                    continue;
-                }
-                let (vm, vo) = (self.pos.value(i, me), self.pos.value(i, opp));
-                let mut score =
-                    (vm * ATTACK_WEIGHT / 100 + vo) * 16 + self.history[me as usize - 1][i];
-                if i == tt_move {
-                    score = i32::MAX;
-                } else if killers.contains(&(i as u16)) {
-                    score += 400 * 16;
-                } else if i as u16 == counter {
-                    score += 300 * 16;
-                }
-                list.push((score, i as u16));
+        for i in self.pos.candidates() {
+            if ply == 0
+                && self
+                    .root_filter
+                    .as_ref()
+                    .is_some_and(|keep| !keep.contains(&i))
+            {
+                continue;
             }
+            if self.pos.combo(i, me) < C_B4
+                && ((open_three && !self.pos.lines(i, opp).iter().any(|&p| p >= pattern::B4))
+                    || !four_threes.iter().all(|&t| near_on_line(i, t)))
+            {
+                continue;
+            }
+            let (vm, vo) = (self.pos.value(i, me), self.pos.value(i, opp));
+            let mut score = (vm * ATTACK_WEIGHT / 100 + vo) * 16 + self.history[me as usize - 1][i];
+            if i == tt_move {
+                score = i32::MAX;
+            } else if killers.contains(&(i as u16)) {
+                score += 400 * 16;
+            } else if i as u16 == counter {
+                score += 300 * 16;
+            }
+            list.push((score, i as u16));
         }
         // A node without a forcing situation searches only its first few
         // moves: picking them costs less than sorting every candidate.

@@ -112,8 +112,8 @@ impl Search<'_> {
         };
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();
-        for i in self.pos.area() {
-            if self.pos.is_candidate(i) && self.pos.combo(i, me) >= min {
+        for i in self.pos.candidates() {
+            if self.pos.combo(i, me) >= min {
                 // Ranked by the threat it makes: the two-move shapes on the
                 // other lines are the evaluation's business.
                 let combo = i32::from(match self.pos.combo(i, me) {
