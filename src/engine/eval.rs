@@ -84,10 +84,11 @@ pub fn combo(lines: [Pattern; 4]) -> Combo {
 }
 
 /// Combination and value for every four line patterns, indexed by
-/// [`shape`].
+/// [`shape`]: both in one word (the value in the low 24 bits, the
+/// combination above), so that a pattern change costs one memory access
+/// per side, not two.
 pub struct Shapes {
-    combo: Vec<Combo>,
-    value: Vec<i32>,
+    entries: Vec<u32>,
 }
 
 /// The index of four line patterns in [`Shapes`].
@@ -97,34 +98,40 @@ pub fn shape(lines: [Pattern; 4]) -> usize {
         .fold(0, |n, &p| n * pattern::COUNT + p as usize)
 }
 
+/// The bits of a [`Shapes`] entry that hold the value.
+const VALUE_BITS: u32 = 24;
+
 impl Shapes {
     /// The table, built on first use.
     pub fn get() -> &'static Shapes {
         static SHAPES: std::sync::OnceLock<Shapes> = std::sync::OnceLock::new();
         SHAPES.get_or_init(|| {
-            let n = pattern::COUNT.pow(4);
-            let mut shapes = Shapes {
-                combo: vec![0; n],
-                value: vec![0; n],
-            };
-            for i in 0..n {
-                let mut lines = [0; 4];
-                let mut rest = i;
-                for d in (0..4).rev() {
-                    lines[d] = (rest % pattern::COUNT) as Pattern;
-                    rest /= pattern::COUNT;
-                }
-                let c = combo(lines);
-                shapes.combo[i] = c;
-                shapes.value[i] = value(lines, c);
-            }
-            shapes
+            let entries = (0..pattern::COUNT.pow(4))
+                .map(|i| {
+                    let mut lines = [0; 4];
+                    let mut rest = i;
+                    for d in (0..4).rev() {
+                        lines[d] = (rest % pattern::COUNT) as Pattern;
+                        rest /= pattern::COUNT;
+                    }
+                    let c = combo(lines);
+                    // Every value is a sum of non-negative worths far
+                    // below 2^24 (the test below checks each one).
+                    let v = u32::try_from(value(lines, c)).unwrap_or(0);
+                    u32::from(c) << VALUE_BITS | v.min((1 << VALUE_BITS) - 1)
+                })
+                .collect();
+            Shapes { entries }
         })
     }
 
     /// The combination and value of the shape `index`.
     pub fn at(&self, index: usize) -> (Combo, i32) {
-        (self.combo[index], self.value[index])
+        let entry = self.entries[index];
+        (
+            (entry >> VALUE_BITS) as Combo,
+            (entry & ((1 << VALUE_BITS) - 1)) as i32,
+        )
     }
 }
 
@@ -201,4 +208,33 @@ pub fn evaluate(own: i32, other: i32, own_threats: Threats, other_threats: Threa
     let points = (own * MOVER_WEIGHT - other * 100) / 100;
     let threats = own_threats.worth(OWN_THREATS) - other_threats.worth(OTHER_THREATS);
     (points + threats).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The packed table gives back, for every four line patterns, the
+    /// combination and the value worked out directly: no value is cut
+    /// off by the 24 bits it is kept in.
+    #[test]
+    fn every_shape_keeps_its_combination_and_value() {
+        let shapes = Shapes::get();
+        let mut n = 0;
+        for a in 0..pattern::COUNT as Pattern {
+            for b in 0..pattern::COUNT as Pattern {
+                for c in 0..pattern::COUNT as Pattern {
+                    for d in 0..pattern::COUNT as Pattern {
+                        let lines = [a, b, c, d];
+                        let want = combo(lines);
+                        assert_eq!(shapes.at(shape(lines)), (want, value(lines, want)));
+                        n += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(n, pattern::COUNT.pow(4));
+        // The last index is the strongest shape: a five on every line.
+        assert_eq!(shapes.at(pattern::COUNT.pow(4) - 1).0, C_FIVE);
+    }
 }
