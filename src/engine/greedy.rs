@@ -14,10 +14,7 @@ pub fn best(pos: &Position) -> Option<usize> {
     let me = pos.side();
     let opp = other(me);
     let mut best: Option<(i32, usize)> = None;
-    for &i in &pos.points {
-        if !pos.is_candidate(i) {
-            continue;
-        }
+    for i in pos.candidates() {
         let score = if pos.combo(i, me) == C_FIVE {
             i32::MAX
         } else if pos.combo(i, opp) == C_FIVE {

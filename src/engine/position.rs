@@ -313,15 +313,8 @@ impl Position {
     /// The on-board points within two of the stones' bounding box, row by
     /// row: every candidate is among them.
     pub fn area(&self) -> impl Iterator<Item = usize> + use<> {
-        self.area_rows().flatten()
-    }
-
-    /// [`Self::area`] as one range of indices per row: a loop over each
-    /// range is tighter than one over the flattened points, and move
-    /// generation walks it at every node.
-    pub fn area_rows(&self) -> impl Iterator<Item = std::ops::Range<usize>> + use<> {
         let (rows, columns) = self.area_bounds();
-        rows.map(move |r| r * WIDTH + columns.start..r * WIDTH + columns.end)
+        rows.flat_map(move |r| r * WIDTH + columns.start..r * WIDTH + columns.end)
     }
 
     /// The array rows and columns of [`Self::area`].

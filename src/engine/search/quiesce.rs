@@ -265,8 +265,7 @@ mod tests {
                 // One of the four points best for the mover: games full
                 // of threats, where fours pile up.
                 let mut near: Vec<(i32, usize)> = pos
-                    .area()
-                    .filter(|&i| pos.is_candidate(i))
+                    .candidates()
                     .map(|i| (pos.value(i, me) + pos.value(i, opp), i))
                     .collect();
                 if near.is_empty() || pos.combo_count(me, C_FIVE) > 0 {

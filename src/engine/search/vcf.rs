@@ -183,10 +183,11 @@ impl Search<'_> {
         }
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();
-        for i in self.pos.area() {
-            if self.pos.cell(i) == pattern::EMPTY
-                && (self.pos.combo(i, me) >= C_B4
-                    || self.pos.lines(i, att).iter().any(|&p| p >= pattern::B4))
+        // A point where either side makes a four has a stone within two:
+        // a candidate.
+        for i in self.pos.candidates() {
+            if self.pos.combo(i, me) >= C_B4
+                || self.pos.lines(i, att).iter().any(|&p| p >= pattern::B4)
             {
                 list.push((self.pos.value(i, att) + self.pos.value(i, me), i as u16));
             }
@@ -233,8 +234,8 @@ impl Search<'_> {
         // five blocked at both ends); each is then tried.
         let mut candidates = [0usize; 64];
         let mut n = 0;
-        for f in self.pos.area() {
-            if self.pos.cell(f) != pattern::EMPTY || self.pos.combo(f, att) != C_FIVE {
+        for f in self.pos.candidates() {
+            if self.pos.combo(f, att) != C_FIVE {
                 continue;
             }
             let mut add = |q: usize| {
