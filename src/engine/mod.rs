@@ -400,7 +400,7 @@ impl Engine {
             self.commit_table();
         }
         let halt = self.halt.as_deref();
-        let tt = &self.tt;
+        let tt = self.tt.shared();
         // Each helper starts from this search's history, and learns its own.
         let mut histories: Vec<_> = (1..threads).map(|_| self.history.clone()).collect();
         let busy = &self.busy;

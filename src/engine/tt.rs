@@ -3,19 +3,33 @@
 //! newer result replaces an older one.
 //!
 //! Each slot is stored packed as two `u64` words, and an all-zero slot is
-//! an empty one (its bound is [`Bound::None`]). So a new table is a
-//! zeroed allocation, which the allocator gets from the system as untouched
-//! pages: a table of a gigabyte costs nothing until the search writes to
-//! it, and only the pages written count against the process's memory.
+//! an empty one (its bound is [`Bound::None`]). So a new table is zeroed
+//! memory the system hands out as untouched pages: a table of a gigabyte
+//! costs nothing until the search writes to it, and only the pages
+//! written count against the process's memory.
 //!
-//! The searches of several threads share one table (see
-//! [`Engine`](super::Engine)): the words are atomics, read and written
-//! without ordering or locks. The first word holds the key exclusive-ored
-//! with the second, so a slot torn by two writers at once (one thread's
-//! key beside another's data) no longer matches either key and reads as
-//! a miss, never as a wrong entry.
+//! A table of [`HUGE_PAGE`] bytes or more is a private anonymous mapping of
+//! its own, which on Linux is advised for transparent huge pages. A probe
+//! lands on a random slot of a table far larger than the TLB covers, so
+//! with 4 KiB pages nearly every probe walks the page tables as well as
+//! missing the cache; with 2 MiB pages the walk mostly hits (with a
+//! 256 MiB table, what a manager's 350 MB `max_memory` gives, the same
+//! searches take about 8% less time; docs/gomocup.md, "The table in huge
+//! pages"). Only the table is advised: the rest of the heap keeps its
+//! small pages, so the brain's memory outside the table is what it was.
+//! A smaller table lives on the heap, where a huge page would be larger
+//! than the table.
+//!
+//! The searches of several threads share one table through [`Shared`]
+//! (see [`Engine`](super::Engine)): the words are atomics, read and
+//! written without ordering or locks. The first word holds the key
+//! exclusive-ored with the second, so a slot torn by two writers at once
+//! (one thread's key beside another's data) no longer matches either key
+//! and reads as a miss, never as a wrong entry.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+
+use zerocopy::FromBytes;
 
 /// What a stored score is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -112,11 +126,62 @@ fn entries_for(bytes: usize) -> usize {
     }
 }
 
+/// The smallest table kept in a mapping of its own, advised for huge
+/// pages: one huge page on x86-64 Linux.
+pub const HUGE_PAGE: usize = 2 << 20;
+
+/// Where a table's words live.
+enum Words {
+    /// Zeroed heap memory, for a table smaller than [`HUGE_PAGE`].
+    Heap(Vec<AtomicU64>),
+    /// A private anonymous mapping (zeroed by the system), for a larger
+    /// one.
+    Mapped(memmap2::MmapMut),
+}
+
+impl Words {
+    /// `len` zeroed words: mapped, and advised for huge pages, from
+    /// [`HUGE_PAGE`] bytes on, or where the mapping fails, on the heap.
+    fn zeroed(len: usize) -> Words {
+        let bytes = len * std::mem::size_of::<u64>();
+        if bytes >= HUGE_PAGE {
+            if let Ok(mut map) = memmap2::MmapMut::map_anon(bytes) {
+                if <[AtomicU64]>::mut_from_bytes(&mut map[..]).is_ok() {
+                    // A hint: a kernel without transparent huge pages
+                    // refuses it, and the table keeps small pages.
+                    #[cfg(target_os = "linux")]
+                    let _ = map.advise(memmap2::Advice::HugePage);
+                    return Words::Mapped(map);
+                }
+            }
+        }
+        // Zeros, so the allocator hands out untouched pages.
+        Words::Heap(bytemuck::zeroed_vec(len))
+    }
+
+    fn get(&mut self) -> &mut [AtomicU64] {
+        match self {
+            Words::Heap(words) => words,
+            // Checked in `zeroed`: a mapping is page-aligned and a whole
+            // number of words long, so the view always exists; an empty
+            // one would be no table at all.
+            Words::Mapped(map) => <[AtomicU64]>::mut_from_bytes(&mut map[..]).unwrap_or_default(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Words::Heap(words) => words.len(),
+            Words::Mapped(map) => map.len() / std::mem::size_of::<u64>(),
+        }
+    }
+}
+
 /// The table.
 pub struct Table {
     /// Two words a slot: the key exclusive-ored with the data, then the
     /// data.
-    words: Vec<AtomicU64>,
+    words: Words,
     mask: usize,
 }
 
@@ -126,10 +191,18 @@ impl Table {
     pub fn new(bytes: usize) -> Table {
         let size = entries_for(bytes);
         Table {
-            // Zeros, so the allocator hands out untouched pages.
-            words: bytemuck::zeroed_vec(2 * size),
+            words: Words::zeroed(2 * size),
             mask: size - 1,
         }
+    }
+
+    /// The table as the searches share it, for as long as they run.
+    pub fn shared(&mut self) -> Shared<'_> {
+        let words = self.words.get();
+        // Empty only if a mapping had no view (see `Words::get`): then the
+        // mask is 0 and every probe a miss, never an index out of range.
+        let mask = if words.is_empty() { 0 } else { self.mask };
+        Shared { words, mask }
     }
 
     /// Writes every page of the table, so that the search that follows
@@ -141,7 +214,7 @@ impl Table {
     /// and were 1,485 and 1,489 with the table written first.
     pub fn commit(&mut self) {
         const WORDS_A_PAGE: usize = 4096 / std::mem::size_of::<u64>();
-        for word in self.words.iter_mut().step_by(WORDS_A_PAGE) {
+        for word in self.words.get().iter_mut().step_by(WORDS_A_PAGE) {
             // Written back as it was, so that a table in use loses
             // nothing; `black_box` keeps the store from being elided.
             let word = word.get_mut();
@@ -163,7 +236,7 @@ impl Table {
     /// whose pages are not yet in memory [`Table::renew`] is the cheap
     /// way, for one whose pages are, this.
     pub fn clear(&mut self) {
-        for word in &mut self.words {
+        for word in self.words.get() {
             *word.get_mut() = 0;
         }
     }
@@ -171,14 +244,26 @@ impl Table {
     /// Replaces the table with an empty one for `bytes`, the old one freed
     /// before the new one is allocated, so the two are never held at once.
     pub fn renew(&mut self, bytes: usize) {
-        self.words = Vec::new();
+        self.words = Words::Heap(Vec::new());
         *self = Table::new(bytes);
     }
+}
 
-    /// The slot at `at`, as written (the key restored).
+/// A table shared by the threads of one search: probes and stores.
+#[derive(Clone, Copy)]
+pub struct Shared<'a> {
+    words: &'a [AtomicU64],
+    mask: usize,
+}
+
+impl Shared<'_> {
+    /// The slot at `at`, as written (the key restored); empty if the table
+    /// has no words.
     fn load(&self, at: usize) -> Slot {
-        let key = self.words[2 * at].load(Ordering::Relaxed);
-        let data = self.words[2 * at + 1].load(Ordering::Relaxed);
+        let (Some(key), Some(data)) = (self.words.get(2 * at), self.words.get(2 * at + 1)) else {
+            return [0; 2];
+        };
+        let (key, data) = (key.load(Ordering::Relaxed), data.load(Ordering::Relaxed));
         [key ^ data, data]
     }
 
@@ -193,7 +278,7 @@ impl Table {
     /// than any cache, so a probe nearly always waits on memory: searching
     /// the depth bench's positions, that wait was a fifth of the time.
     pub fn prefetch(&self, key: u64) {
-        prefetch_index::prefetch_index(&self.words, 2 * (key as usize & self.mask));
+        prefetch_index::prefetch_index(self.words, 2 * (key as usize & self.mask));
     }
 
     /// Stores a result, unless a deeper one for the same position is there.
@@ -216,8 +301,10 @@ impl Table {
             bound,
         }
         .pack();
-        self.words[2 * at].store(key ^ data, Ordering::Relaxed);
-        self.words[2 * at + 1].store(data, Ordering::Relaxed);
+        if let (Some(k), Some(d)) = (self.words.get(2 * at), self.words.get(2 * at + 1)) {
+            k.store(key ^ data, Ordering::Relaxed);
+            d.store(data, Ordering::Relaxed);
+        }
     }
 }
 
@@ -225,36 +312,106 @@ impl Table {
 mod tests {
     use super::*;
 
-    #[test]
-    fn committing_the_pages_keeps_every_entry() {
-        let mut table = Table::new(1 << 20);
-        let keys: Vec<u64> = (1..=3000u64)
-            .map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15))
-            .collect();
+    /// Stores 3,000 results and reads them back: (score, best) of each
+    /// key still found.
+    fn fill_and_read(table: &mut Table) -> Vec<Option<(i32, u16)>> {
+        let keys = keys();
+        let shared = table.shared();
         for (n, &key) in keys.iter().enumerate() {
-            table.store(key, n as i32 - 1500, n as u16, 7, Bound::Exact);
+            shared.store(key, n as i32 - 1500, n as u16, 7, Bound::Exact);
         }
-        let before: Vec<_> = keys
+        read(table)
+    }
+
+    fn keys() -> Vec<u64> {
+        (1..=3000u64)
+            .map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .collect()
+    }
+
+    fn read(table: &mut Table) -> Vec<Option<(i32, u16)>> {
+        let shared = table.shared();
+        keys()
             .iter()
-            .map(|&k| table.probe(k).map(|e| (e.score, e.best)))
-            .collect();
-        assert!(
-            before.iter().filter(|e| e.is_some()).count() > 2000,
-            "most keys stored"
-        );
-        table.commit();
-        let after: Vec<_> = keys
-            .iter()
-            .map(|&k| table.probe(k).map(|e| (e.score, e.best)))
-            .collect();
-        assert_eq!(before, after);
-        assert_eq!(table.bytes(), 1 << 20);
-        let mut fresh = Table::new(1 << 20);
-        fresh.commit();
-        assert!(
-            keys.iter().all(|&k| fresh.probe(k).is_none()),
-            "a fresh table stays empty"
-        );
+            .map(|&k| shared.probe(k).map(|e| (e.score, e.best)))
+            .collect()
+    }
+
+    /// Below a huge page on the heap, from one on in a mapping of its own;
+    /// either way it stores, keeps through a commit, and empties.
+    #[test]
+    fn committing_the_pages_keeps_every_entry_on_the_heap_and_mapped() {
+        for bytes in [1 << 20, HUGE_PAGE, 8 << 20] {
+            let mut table = Table::new(bytes);
+            assert_eq!(table.bytes(), bytes);
+            assert_eq!(
+                matches!(table.words, Words::Mapped(_)),
+                bytes >= HUGE_PAGE,
+                "a table of {bytes} bytes"
+            );
+            let before = fill_and_read(&mut table);
+            assert!(
+                before.iter().filter(|e| e.is_some()).count() > 2000,
+                "most keys stored in {bytes} bytes"
+            );
+            table.commit();
+            assert_eq!(before, read(&mut table), "{bytes} bytes committed");
+            table.clear();
+            assert!(
+                read(&mut table).iter().all(Option::is_none),
+                "{bytes} bytes cleared"
+            );
+            let mut fresh = Table::new(bytes);
+            fresh.commit();
+            assert!(
+                read(&mut fresh).iter().all(Option::is_none),
+                "a fresh table of {bytes} bytes stays empty"
+            );
+        }
+    }
+
+    /// Where the kernel gives transparent huge pages to the mappings
+    /// advised for them (`madvise` mode, as on this project's machines), a
+    /// mapped table is eligible for them, and a heap table (a small one)
+    /// is left as it was: the rest of the heap keeps small pages.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_mapped_table_is_advised_for_huge_pages() {
+        let mode = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled");
+        if !mode.is_ok_and(|m| m.contains("[madvise]")) {
+            eprintln!("transparent huge pages are not in madvise mode here: nothing to check");
+            return;
+        }
+        // Whether the mapping holding `addr` may get huge pages, from
+        // /proc/self/smaps: a range line, then its fields.
+        let eligible = |addr: usize| -> Option<bool> {
+            let smaps = std::fs::read_to_string("/proc/self/smaps").ok()?;
+            let mut inside = false;
+            for line in smaps.lines() {
+                // A range line starts "lo-hi", in hex; a field line with
+                // its name and a colon.
+                let range = line.split(' ').next().and_then(|r| r.split_once('-'));
+                if let Some((lo, hi)) = range {
+                    if let (Ok(lo), Ok(hi)) =
+                        (usize::from_str_radix(lo, 16), usize::from_str_radix(hi, 16))
+                    {
+                        inside = (lo..hi).contains(&addr);
+                        continue;
+                    }
+                }
+                if inside {
+                    if let Some(v) = line.strip_prefix("THPeligible:") {
+                        return Some(v.trim() == "1");
+                    }
+                }
+            }
+            None
+        };
+        let mut mapped = Table::new(8 << 20);
+        let mut small = Table::new(1 << 20);
+        let addr = |t: &mut Table| t.shared().words.as_ptr() as usize;
+        assert_eq!(eligible(addr(&mut mapped)), Some(true), "the mapped table");
+        assert_eq!(eligible(addr(&mut small)), Some(false), "the heap table");
     }
 
     #[test]
@@ -285,14 +442,21 @@ mod tests {
     #[test]
     fn an_all_zero_slot_is_empty() {
         assert_eq!(Entry::unpack([0; 2]).bound, Bound::None);
-        let mut table = Table::new(0);
-        assert!(table.probe(0).is_none(), "a new table holds key 0 empty");
-        table.store(0, 5, 7, 3, Bound::Exact);
-        assert_eq!(table.probe(0).map(|e| (e.score, e.best)), Some((5, 7)));
-        table.renew(1 << 20);
-        assert!(table.probe(0).is_none(), "a renewed table is empty");
-        table.store(42, 1, 2, 3, Bound::Lower);
-        table.clear();
-        assert!(table.probe(42).is_none(), "a cleared table is empty");
+        for bytes in [0, 4 << 20] {
+            let mut table = Table::new(bytes);
+            let shared = table.shared();
+            assert!(shared.probe(0).is_none(), "a new table holds key 0 empty");
+            shared.store(0, 5, 7, 3, Bound::Exact);
+            assert_eq!(shared.probe(0).map(|e| (e.score, e.best)), Some((5, 7)));
+            table.renew(bytes.max(1 << 20));
+            let shared = table.shared();
+            assert!(shared.probe(0).is_none(), "a renewed table is empty");
+            shared.store(42, 1, 2, 3, Bound::Lower);
+            table.clear();
+            assert!(
+                table.shared().probe(42).is_none(),
+                "a cleared table is empty"
+            );
+        }
     }
 }

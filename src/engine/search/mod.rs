@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 
 use super::limits::{Budget, CHECK_EVERY};
 use super::position::{CELLS, Position};
-use super::tt::Table;
+use super::tt::Shared;
 use vcf::FAIL_SLOTS;
 
 pub use busy::Busy;
@@ -61,7 +61,7 @@ pub type MoveList = Vec<(i32, u16)>;
 pub struct Search<'a> {
     /// The position, played forward and back.
     pos: Position,
-    tt: &'a Table,
+    tt: Shared<'a>,
     history: &'a mut [[i32; CELLS]; 2],
     killers: [[u16; 2]; MAX_PLY],
     /// For each side and each last move of the opponent's, the quiet move
@@ -145,7 +145,7 @@ impl<'a> Search<'a> {
     /// A search of `pos` within `budget`.
     pub fn new(
         pos: Position,
-        tt: &'a Table,
+        tt: Shared<'a>,
         history: &'a mut [[i32; CELLS]; 2],
         budget: Budget,
         halt: Option<&'a AtomicBool>,

@@ -165,13 +165,13 @@ mod tests {
     /// The quiescence's score from `pos` with the full window, and the
     /// nodes it took.
     fn quiesce(pos: Position) -> (i32, u64) {
-        let tt = Table::new(1 << 16);
+        let mut tt = Table::new(1 << 16);
         let mut history = Box::new([[0; CELLS]; 2]);
         let budget = Budget::start(Limits {
             nodes: Some(1 << 20),
             ..Limits::default()
         });
-        let mut search = Search::new(pos, &tt, &mut history, budget, None);
+        let mut search = Search::new(pos, tt.shared(), &mut history, budget, None);
         let score = search.stand_or_four(-WIN - 1, WIN + 1, 1, QUIESCE_FOURS);
         (score, search.nodes())
     }
