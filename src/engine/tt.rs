@@ -164,8 +164,9 @@ impl Words {
         match self {
             Words::Heap(words) => words,
             // Checked in `zeroed`: a mapping is page-aligned and a whole
-            // number of words long, so the view always exists; an empty
-            // one would be no table at all.
+            // number of words long, so the view always exists (were it
+            // empty, `Shared` reads every slot as a miss, never past the
+            // end).
             Words::Mapped(map) => <[AtomicU64]>::mut_from_bytes(&mut map[..]).unwrap_or_default(),
         }
     }
@@ -199,11 +200,10 @@ impl Table {
 
     /// The table as the searches share it, for as long as they run.
     pub fn shared(&mut self) -> Shared<'_> {
-        let words = self.words.get();
-        // Empty only if a mapping had no view (see `Words::get`): then the
-        // mask is 0 and every probe a miss, never an index out of range.
-        let mask = if words.is_empty() { 0 } else { self.mask };
-        Shared { words, mask }
+        Shared {
+            words: self.words.get(),
+            mask: self.mask,
+        }
     }
 
     /// Writes every page of the table, so that the search that follows
