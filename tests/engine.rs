@@ -508,3 +508,45 @@ fn the_sprt_ratio_and_bounds() {
         "{lower} {upper}"
     );
 }
+
+/// A win the search finds below the root, past what the root's solvers
+/// see, is taken as the bound it is and confirmed at the next depths in
+/// a null window at its score, not proved again in a wide one: Black to
+/// move here wins by a long attack of fours and threes (Rapfi, searching
+/// this position from a real game, gives a mate in 43), and the search
+/// scores the win, confirms it for four more depths and stops, far short
+/// of its node budget. Proving it in a full window took that whole
+/// budget for one depth and ended with no mate at all.
+#[test]
+fn a_found_win_is_confirmed_in_a_null_window() {
+    let setup = freestyle_setup(
+        20,
+        "10,10 12,12 11,12 9,13 10,11",
+        "11,11 11,10 10,12 13,11 11,9",
+    );
+    let budget = 8_000_000;
+    let limits = Limits {
+        nodes: Some(budget),
+        threads: Some(1),
+        ..Limits::default()
+    };
+    let found = Engine::new(1 << 26)
+        .search(&setup, limits)
+        .expect("the board is not full");
+    let scores: Vec<(u32, i32)> = found.reports.iter().map(|r| (r.depth, r.score)).collect();
+    let first_win = scores
+        .iter()
+        .find(|&&(_, s)| engine::mate_in(s).is_some_and(|n| n > 0))
+        .map(|&(d, _)| d)
+        .unwrap_or_else(|| panic!("no depth found Black's win: {scores:?}"));
+    assert!(
+        scores.iter().all(|&(d, s)| d < first_win || s > 0),
+        "a depth after the win lost it: {scores:?}"
+    );
+    assert_eq!(found.depth, first_win + 4, "the last depth: {scores:?}");
+    assert!(
+        found.nodes < budget / 2,
+        "{} nodes of {budget}: {scores:?}",
+        found.nodes
+    );
+}

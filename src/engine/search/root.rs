@@ -169,15 +169,21 @@ impl<'a> Search<'a> {
     }
 
     /// One iteration to `depth`, in a window around the last iteration's
-    /// score `guess` that widens until the score falls inside it: the best
-    /// root move (if one beat the window's floor before a stop) and the
-    /// score.
+    /// score `guess` that widens until the score falls inside it, or a
+    /// move fails high with a win: the best root move (if one beat the
+    /// window's floor before a stop) and the score.
     fn iterate(&mut self, depth: u32, guess: Option<i32>) -> (Option<usize>, i32) {
         let full = (-WIN - 1, WIN + 1);
         let (mut alpha, mut beta) = match guess {
             Some(g) if depth >= ASPIRATION_DEPTH && g.abs() < EVAL_LIMIT => {
                 (g - ASPIRATION, g + ASPIRATION)
             }
+            // A win already found is confirmed, not proved again: in a
+            // null window at its score, the search prunes as it did when
+            // it found it; a full window makes every defence along every
+            // line a node on the expected line, searched whole, and one
+            // depth of that can take more than the move's whole budget.
+            Some(g) if g > EVAL_LIMIT => (g - 1, g),
             _ => full,
         };
         let mut delta = ASPIRATION;
@@ -191,17 +197,22 @@ impl<'a> Search<'a> {
             }
             delta *= 2;
             if score <= alpha && alpha > full.0 {
-                alpha = if score < -EVAL_LIMIT {
-                    full.0
+                if score < -EVAL_LIMIT {
+                    // A loss, and no better than this one: the window
+                    // below it finds the longest defence.
+                    (alpha, beta) = (full.0, score + 1);
                 } else {
-                    (score - delta).max(full.0)
-                };
+                    alpha = (score - delta).max(full.0);
+                }
             } else if score >= beta && beta < full.1 {
-                beta = if score > EVAL_LIMIT {
-                    full.1
+                if score > EVAL_LIMIT {
+                    // A win for the move that failed high: the score is
+                    // a bound on the mate's length, which is all the
+                    // move needs (see the guess's window above).
+                    return (found, score);
                 } else {
-                    (score + delta).min(full.1)
-                };
+                    beta = (score + delta).min(full.1);
+                }
             } else {
                 return (found, score);
             }
