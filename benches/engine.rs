@@ -2,11 +2,12 @@
 //! players.
 //!
 //! ```sh
-//! cargo bench --bench engine                # all three
+//! cargo bench --bench engine                # every mode but balance
 //! cargo bench --bench engine -- signature   # just the node count
 //! cargo bench --bench engine -- speed
 //! cargo bench --bench engine -- depth
 //! cargo bench --bench engine -- parity
+//! cargo bench --bench engine -- attacks
 //! cargo bench --bench engine -- match
 //! GOMOKU_ENGINE_BASE=/tmp/pbrain-old cargo bench --bench engine -- sprt
 //! cargo bench --bench engine -- balance     # openings for the SPRT
@@ -39,6 +40,14 @@
 //!   (`GOMOKU_ENGINE_NODES`, default 200,000), so the figures do not
 //!   depend on the machine's load; prints each opening's score per depth
 //!   and its swing.
+//! - `attacks`: the positions of `benches/depth/attacks.txt` (20×20
+//!   freestyle, from games lost to Rapfi), where the side to move has a
+//!   long forced win that Rapfi scores as a mate and our search, as it
+//!   played, did not see coming; each searched for one second
+//!   (`GOMOKU_ENGINE_MS`) or to `GOMOKU_ENGINE_NODES`, as the depth bench
+//!   does. Prints each search's line per completed depth, whether and
+//!   when (depth, nodes, time) it first scored the win, and how many of
+//!   the positions it scored as wins.
 //! - `sprt`: this build's engine against a previous build of the brain
 //!   (`GOMOKU_ENGINE_BASE`, a path), through the Gomocup protocol, on the
 //!   balanced openings of `benches/depth/openings.txt` in their eight
@@ -116,6 +125,9 @@ fn main() {
     if want("parity") {
         parity();
     }
+    if want("attacks") {
+        attacks();
+    }
     if want("match") {
         matches();
     }
@@ -192,6 +204,66 @@ fn depth() {
         mean(&seldepths)
     );
     steps.print();
+}
+
+/// The attacks bench: each position of `benches/depth/attacks.txt`
+/// searched as the depth bench searches its own; whether the search scores
+/// the side to move's forced win, and at which depth, node count and time
+/// it first did (see the crate doc above).
+fn attacks() {
+    let ms: u64 = env("GOMOKU_ENGINE_MS").unwrap_or(1000);
+    let nodes = node_budget();
+    let positions = or_exit(depth::attacks(), "attacks", depth::ATTACK.file);
+    let mut found_wins = 0;
+    for position in &positions {
+        let limits = Limits {
+            time: nodes.is_none().then(|| Duration::from_millis(ms)),
+            nodes,
+            threads: env("GOMOKU_ENGINE_THREADS"),
+            ..Limits::default()
+        };
+        let mut fresh = Engine::new(engine::DEFAULT_MEMORY);
+        fresh.commit_table();
+        let found = fresh
+            .search(&position.setup(), limits)
+            .expect("a position of the bench is not full");
+        println!(
+            "position {} ({} stones; {}):",
+            position.line,
+            position.moves.len(),
+            position.comment
+        );
+        for report in &found.reports {
+            println!("  {}", report.line(depth::name));
+        }
+        let first_win = found
+            .reports
+            .iter()
+            .find(|r| engine::mate_in(r.score).is_some_and(|n| n > 0));
+        let won = engine::mate_in(found.score).is_some_and(|n| n > 0);
+        found_wins += usize::from(won);
+        let verdict = match first_win {
+            Some(r) if won => format!(
+                "win first scored at depth {} after {} nodes, {} ms",
+                r.depth,
+                r.nodes,
+                r.elapsed.as_millis()
+            ),
+            Some(r) => format!("win scored at depth {}, then lost", r.depth),
+            None if won => "win found by the root's solvers".to_owned(),
+            None => "no win scored".to_owned(),
+        };
+        println!(
+            "  best {} depth {}: {verdict}",
+            depth::name(found.best),
+            found.depth
+        );
+    }
+    let budget = nodes.map_or(format!("{ms} ms"), |n| format!("{n} nodes"));
+    println!(
+        "attacks in {budget}: the win scored in {found_wins} of {} positions",
+        positions.len()
+    );
 }
 
 /// How the score moved between completed depths (mates left out), over

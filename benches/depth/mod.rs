@@ -7,7 +7,10 @@
 //!   search changed the positions too);
 //! - `openings.txt`, the SPRT's openings: short openings that neither
 //!   side wins by force, chosen by the `balance` bench (see
-//!   `benches/engine.rs`).
+//!   `benches/engine.rs`);
+//! - `attacks.txt`, the attacks bench's positions: from games lost to
+//!   Rapfi, each one where the side to move has a long forced win that
+//!   Rapfi's search finds and ours must learn to see.
 //!
 //! Beside them, [`swing`]: how the benches measure a score's swing with
 //! the depth's parity.
@@ -55,8 +58,18 @@ pub const OPENING: Kind = Kind {
     stones: 3..=6,
 };
 
+/// The attacks bench's positions: a forced win for the side to move,
+/// but not one it makes at once.
+pub const ATTACK: Kind = Kind {
+    file: "attacks.txt",
+    stones: 6..=60,
+};
+
 /// The positions, as written in the repository.
 pub const TEXT: &str = include_str!("positions.txt");
+
+/// The attacks, as written in the repository.
+pub const ATTACKS: &str = include_str!("attacks.txt");
 
 /// The openings, as written in the repository.
 pub const OPENINGS: &str = include_str!("openings.txt");
@@ -114,6 +127,11 @@ pub fn positions() -> Result<Vec<Position>, Vec<String>> {
 /// Every opening of [`OPENINGS`], or one message per refused line.
 pub fn openings() -> Result<Vec<Position>, Vec<String>> {
     parse(OPENINGS, &OPENING)
+}
+
+/// Every position of [`ATTACKS`], or one message per refused line.
+pub fn attacks() -> Result<Vec<Position>, Vec<String>> {
+    parse(ATTACKS, &ATTACK)
 }
 
 /// An opening's shape up to the board's symmetries and a shift: the
@@ -393,6 +411,27 @@ mod tests {
                 shapes.insert(super::shape(&o.moves)),
                 "line {}: the shape of an opening before it",
                 o.line
+            );
+        }
+    }
+
+    /// Every line of `attacks.txt` passes the checks (no five, no four, no
+    /// win the side to move makes at once), has Black to move, the side
+    /// Rapfi's score gives the win, and says that score.
+    #[test]
+    fn every_attack_is_a_win_not_made_at_once() {
+        let attacks = super::attacks().unwrap_or_else(|refused| panic!("{}", refused.join("\n")));
+        assert!(
+            (10..=30).contains(&attacks.len()),
+            "{} attacks, not 10 to 30",
+            attacks.len()
+        );
+        for a in &attacks {
+            assert_eq!(a.to_move(), super::Player::Black, "line {}", a.line);
+            assert!(
+                a.comment.contains("Black to move") && a.comment.contains("Rapfi +M"),
+                "line {}: the comment says who is to move and Rapfi's mate",
+                a.line
             );
         }
     }
