@@ -161,29 +161,7 @@ fn depth() {
     let (mut depths, mut seldepths) = (Vec::new(), Vec::new());
     let mut steps = Steps::default();
     for position in &positions {
-        let limits = Limits {
-            time: nodes.is_none().then(|| Duration::from_millis(ms)),
-            nodes,
-            threads: env("GOMOKU_ENGINE_THREADS"),
-            ..Limits::default()
-        };
-        // Its pages written first: after a game's first move a brain's
-        // table is faulted in, and a fresh one would measure the kernel.
-        let mut fresh = Engine::new(engine::DEFAULT_MEMORY);
-        fresh.commit_table();
-        let found = fresh
-            .search(&position.setup(), limits)
-            .expect("a position of the bench is not full");
-        println!(
-            "position {} ({} stones, {:?} to move; {}):",
-            position.line,
-            position.moves.len(),
-            position.to_move(),
-            position.comment
-        );
-        for report in &found.reports {
-            println!("  {}", report.line(depth::name));
-        }
+        let found = search_shown(position, ms, nodes);
         let seldepth = found.reports.last().map_or(0, |r| r.seldepth);
         let swing = steps.add(&found.reports);
         println!(
@@ -206,6 +184,36 @@ fn depth() {
     steps.print();
 }
 
+/// A bench position searched by a fresh engine for `ms` (or to `nodes`,
+/// on one thread), the threads `GOMOKU_ENGINE_THREADS` says; prints the
+/// position and the search's line per completed depth.
+fn search_shown(position: &depth::Position, ms: u64, nodes: Option<u64>) -> engine::Found {
+    let limits = Limits {
+        time: nodes.is_none().then(|| Duration::from_millis(ms)),
+        nodes,
+        threads: env("GOMOKU_ENGINE_THREADS"),
+        ..Limits::default()
+    };
+    // Its pages written first: after a game's first move a brain's table
+    // is faulted in, and a fresh one would measure the kernel.
+    let mut fresh = Engine::new(engine::DEFAULT_MEMORY);
+    fresh.commit_table();
+    let found = fresh
+        .search(&position.setup(), limits)
+        .expect("a position of the bench is not full");
+    println!(
+        "position {} ({} stones, {:?} to move; {}):",
+        position.line,
+        position.moves.len(),
+        position.to_move(),
+        position.comment
+    );
+    for report in &found.reports {
+        println!("  {}", report.line(depth::name));
+    }
+    found
+}
+
 /// The attacks bench: each position of `benches/depth/attacks.txt`
 /// searched as the depth bench searches its own; whether the search scores
 /// the side to move's forced win, and at which depth, node count and time
@@ -216,26 +224,7 @@ fn attacks() {
     let positions = or_exit(depth::attacks(), "attacks", depth::ATTACK.file);
     let mut found_wins = 0;
     for position in &positions {
-        let limits = Limits {
-            time: nodes.is_none().then(|| Duration::from_millis(ms)),
-            nodes,
-            threads: env("GOMOKU_ENGINE_THREADS"),
-            ..Limits::default()
-        };
-        let mut fresh = Engine::new(engine::DEFAULT_MEMORY);
-        fresh.commit_table();
-        let found = fresh
-            .search(&position.setup(), limits)
-            .expect("a position of the bench is not full");
-        println!(
-            "position {} ({} stones; {}):",
-            position.line,
-            position.moves.len(),
-            position.comment
-        );
-        for report in &found.reports {
-            println!("  {}", report.line(depth::name));
-        }
+        let found = search_shown(position, ms, nodes);
         let first_win = found
             .reports
             .iter()
