@@ -405,11 +405,8 @@ fn the_deepening_goes_on_past_a_mate() {
     let found = Engine::new(1 << 22)
         .search(&setup, limits)
         .expect("the board is not full");
-    let scores: Vec<(u32, i32)> = found.reports.iter().map(|r| (r.depth, r.score)).collect();
-    let first_mate = scores
-        .iter()
-        .find(|&&(_, s)| engine::mate_in(s).is_some_and(|n| n < 0))
-        .map(|&(d, _)| d)
+    let scores = depth_scores(&found);
+    let first_mate = first_mate_depth(&scores, |n| n < 0)
         .unwrap_or_else(|| panic!("Black has lost, yet no depth says so: {scores:?}"));
     assert!(
         scores.iter().all(|&(d, s)| d < first_mate || s < 0),
@@ -533,11 +530,8 @@ fn a_found_win_is_confirmed_in_a_null_window() {
     let found = Engine::new(1 << 26)
         .search(&setup, limits)
         .expect("the board is not full");
-    let scores: Vec<(u32, i32)> = found.reports.iter().map(|r| (r.depth, r.score)).collect();
-    let first_win = scores
-        .iter()
-        .find(|&&(_, s)| engine::mate_in(s).is_some_and(|n| n > 0))
-        .map(|&(d, _)| d)
+    let scores = depth_scores(&found);
+    let first_win = first_mate_depth(&scores, |n| n > 0)
         .unwrap_or_else(|| panic!("no depth found Black's win: {scores:?}"));
     assert!(
         scores.iter().all(|&(d, s)| d < first_win || s > 0),
@@ -549,4 +543,18 @@ fn a_found_win_is_confirmed_in_a_null_window() {
         "{} nodes of {budget}: {scores:?}",
         found.nodes
     );
+}
+
+/// Each completed depth of a search and its score.
+fn depth_scores(found: &engine::Found) -> Vec<(u32, i32)> {
+    found.reports.iter().map(|r| (r.depth, r.score)).collect()
+}
+
+/// The first depth whose score is a mate in `n` plies with `n` as
+/// `wanted` asks (positive: the side to move wins; negative: it loses).
+fn first_mate_depth(scores: &[(u32, i32)], wanted: impl Fn(i32) -> bool) -> Option<u32> {
+    scores
+        .iter()
+        .find(|&&(_, s)| engine::mate_in(s).is_some_and(&wanted))
+        .map(|&(d, _)| d)
 }
