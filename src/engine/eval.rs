@@ -88,8 +88,13 @@ pub fn combo(lines: [Pattern; 4]) -> Combo {
 /// combination above), so that a pattern change costs one memory access
 /// per side, not two.
 pub struct Shapes {
-    entries: Vec<u32>,
+    entries: Box<[u32; SHAPE_SLOTS]>,
 }
+
+/// The table's length: the shapes rounded up to a power of two, so that a
+/// masked index is in bounds by its type (the lookup runs for every
+/// pattern a stone changes).
+const SHAPE_SLOTS: usize = pattern::COUNT.pow(4).next_power_of_two();
 
 /// The index of four line patterns in [`Shapes`].
 pub fn shape(lines: [Pattern; 4]) -> usize {
@@ -106,8 +111,9 @@ impl Shapes {
     pub fn get() -> &'static Shapes {
         static SHAPES: std::sync::OnceLock<Shapes> = std::sync::OnceLock::new();
         SHAPES.get_or_init(|| {
-            let entries = (0..pattern::COUNT.pow(4))
-                .map(|i| {
+            let mut entries = Box::new([0; SHAPE_SLOTS]);
+            for (i, entry) in entries.iter_mut().enumerate().take(pattern::COUNT.pow(4)) {
+                *entry = {
                     let mut lines = [0; 4];
                     let mut rest = i;
                     for d in (0..4).rev() {
@@ -119,15 +125,15 @@ impl Shapes {
                     // below 2^24 (the test below checks each one).
                     let v = u32::try_from(value(lines, c)).unwrap_or(0);
                     u32::from(c) << VALUE_BITS | v.min((1 << VALUE_BITS) - 1)
-                })
-                .collect();
+                };
+            }
             Shapes { entries }
         })
     }
 
     /// The combination and value of the shape `index`.
     pub fn at(&self, index: usize) -> (Combo, i32) {
-        let entry = self.entries[index];
+        let entry = self.entries[index & (SHAPE_SLOTS - 1)];
         (
             (entry >> VALUE_BITS) as Combo,
             (entry & ((1 << VALUE_BITS) - 1)) as i32,
@@ -172,8 +178,8 @@ pub struct Threats {
 
 impl Threats {
     /// The threats in a side's combination counts (indexed by [`Combo`]).
-    pub fn of(counts: &[u16; COMBOS]) -> Threats {
-        let has = |c: Combo| counts[c as usize] > 0;
+    pub fn of(counts: &[u16]) -> Threats {
+        let has = |c: Combo| counts.get(c as usize).is_some_and(|&n| n > 0);
         Threats {
             four_plus: has(C_B4P) || has(C_B4F3),
             four: has(C_B4),

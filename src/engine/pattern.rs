@@ -72,8 +72,8 @@ pub const fn swap(code: u32) -> u32 {
 /// (indexed through [`Indexer`]),
 /// the pattern of the own colour in the low four bits, of the opponent in
 /// the high four (see [`own`] and [`theirs`]).
-pub fn table(rule: Rule) -> &'static [u8] {
-    static TABLES: [OnceLock<Box<[u8]>>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+pub fn table(rule: Rule) -> &'static Table {
+    static TABLES: [OnceLock<Box<Table>>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
     let index = match rule {
         Rule::Freestyle => 0,
         Rule::Exact => 1,
@@ -82,7 +82,14 @@ pub fn table(rule: Rule) -> &'static [u8] {
     TABLES[index].get_or_init(|| build(rule))
 }
 
-fn build(rule: Rule) -> Box<[u8]> {
+/// A pattern table: an entry for every index an [`Indexer`] gives, so that
+/// a lookup is in bounds by its type (it runs for every point a stone
+/// changes).
+pub type Table = [u8; TABLE_LEN];
+/// The entries of a [`Table`]: one per line code.
+const TABLE_LEN: usize = 1 << BITS;
+
+fn build(rule: Rule) -> Box<Table> {
     let mut table = vec![UNSET; 1 << BITS].into_boxed_slice();
     // Under freestyle only codes with empty outer cells are used (and the
     // recursion from them never fills an outer cell).
@@ -94,15 +101,20 @@ fn build(rule: Rule) -> Box<[u8]> {
     }
     // Both colours in one byte: one memory access per line update.
     let packed = |code: u32| table[code as usize] | (table[swap(code) as usize] << 4);
+    let mut entries = Box::new([0; TABLE_LEN]);
     if rule == Rule::Freestyle {
         // A five through the centre lies within four steps, so the outer
-        // cells never matter: a table 16 times smaller, that stays in cache.
-        (0..1u32 << (BITS - 4))
-            .map(|inner| packed(inner << 2))
-            .collect()
+        // cells never matter: the entries read are 16 times fewer, and stay
+        // in cache (the rest are never read).
+        for (inner, entry) in (0..1u32 << (BITS - 4)).zip(entries.iter_mut()) {
+            *entry = packed(inner << 2);
+        }
     } else {
-        (0..1u32 << BITS).map(packed).collect()
+        for (code, entry) in (0..1u32 << BITS).zip(entries.iter_mut()) {
+            *entry = packed(code);
+        }
     }
+    entries
 }
 
 /// Where a line code sits in [`table`] under a rule, the rule's choice
@@ -138,7 +150,7 @@ impl Indexer {
 
     /// The index of `code` in the rule's table.
     pub const fn index(self, code: u32) -> usize {
-        ((code >> self.shift) & self.mask) as usize
+        ((code >> self.shift) & self.mask) as usize & (TABLE_LEN - 1)
     }
 }
 

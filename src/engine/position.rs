@@ -36,6 +36,13 @@ pub const WIDTH: usize = MAX_SIZE as usize + PAD;
 pub const CELLS: usize = WIDTH * (MAX_SIZE as usize + 2 * PAD + 1);
 /// Rows in the array.
 const ROWS: usize = CELLS / WIDTH;
+/// The per-point arrays' length: [`CELLS`] rounded up to a power of two,
+/// so that an index masked with [`SLOT_MASK`] is in bounds by its type and
+/// the line walks that run for every stone check no bounds.
+const SLOTS: usize = CELLS.next_power_of_two();
+const SLOT_MASK: usize = SLOTS - 1;
+/// The combination counts' length: [`COMBOS`] rounded up the same way.
+const COMBO_SLOTS: usize = COMBOS.next_power_of_two();
 /// Steps along the four line directions.
 pub const DIRS: [isize; 4] = [1, WIDTH as isize, WIDTH as isize + 1, WIDTH as isize - 1];
 
@@ -158,7 +165,7 @@ struct Change {
 #[derive(Clone, Copy)]
 struct Mark {
     sum: [i32; 2],
-    combos: [[u16; COMBOS]; 2],
+    combos: [[u16; COMBO_SLOTS]; 2],
     changes: u32,
     /// The candidate rows the move's 5×5 square covers.
     candidates: [u32; 5],
@@ -189,8 +196,8 @@ impl Iterator for Candidates<'_> {
 /// The incremental board.
 #[derive(Clone)]
 pub struct Position {
-    cell: Vec<u8>,
-    info: Vec<Info>,
+    cell: Box<[u8; SLOTS]>,
+    info: Box<[Info; SLOTS]>,
     /// Per array row, a bit per column: the empty on-board points.
     empty: [u32; ROWS],
     /// Per array row, a bit per column: the candidates, empty points
@@ -198,7 +205,7 @@ pub struct Position {
     /// every point of the area.
     candidates: [u32; ROWS],
     sum: [i32; 2],
-    combos: [[u16; COMBOS]; 2],
+    combos: [[u16; COMBO_SLOTS]; 2],
     hash: u64,
     side: Colour,
     moves: Vec<usize>,
@@ -209,7 +216,7 @@ pub struct Position {
     changes: Vec<Change>,
     /// One mark per move played.
     marks: Vec<Mark>,
-    table: &'static [u8],
+    table: &'static pattern::Table,
     indexer: pattern::Indexer,
     shapes: &'static eval::Shapes,
     rule: Rule,
@@ -223,7 +230,7 @@ impl Position {
     /// [`MAX_SIZE`]) under `rule`, with `side` to move.
     pub fn new(rule: Rule, side: Colour, size: u8) -> Position {
         let size = size.clamp(MIN_SIZE, MAX_SIZE);
-        let mut cell = vec![WALL; CELLS];
+        let mut cell = Box::new([WALL; SLOTS]);
         let points: Vec<usize> = (0..size)
             .flat_map(|y| (0..size).map(move |x| index(Spot { x, y })))
             .collect();
@@ -233,11 +240,11 @@ impl Position {
         }
         let mut pos = Position {
             cell,
-            info: vec![Info::default(); CELLS],
+            info: Box::new([Info::default(); SLOTS]),
             empty: [0; ROWS],
             candidates: [0; ROWS],
             sum: [0; 2],
-            combos: [[0; COMBOS]; 2],
+            combos: [[0; COMBO_SLOTS]; 2],
             hash: 0,
             side,
             moves: Vec::with_capacity(count),
@@ -368,12 +375,12 @@ impl Position {
 
     /// How many empty points give `c` the combination `combo`.
     pub fn combo_count(&self, c: Colour, combo: Combo) -> u16 {
-        self.combos[c as usize - 1][combo as usize]
+        self.combos[c as usize - 1][combo as usize & (COMBO_SLOTS - 1)]
     }
 
     /// How many empty points give `c` at least `combo`.
     pub fn combos_at_least(&self, c: Colour, combo: Combo) -> u32 {
-        self.combos[c as usize - 1][combo as usize..]
+        self.combos[c as usize - 1][usize::from(combo).min(COMBOS)..COMBOS]
             .iter()
             .map(|&n| u32::from(n))
             .sum()
@@ -511,7 +518,7 @@ impl Position {
     fn touch<const N: usize>(&mut self, i: usize, c: Colour, near: &[(isize, u32); N]) {
         for (d, &step) in DIRS.iter().enumerate() {
             for &(j, shift) in near {
-                let q = i.wrapping_add_signed(j * step);
+                let q = i.wrapping_add_signed(j * step) & SLOT_MASK;
                 // Every point's codes, walls' included: no branch, and
                 // undo takes them back the same way.
                 let code = self.info[q].code[d] ^ (u32::from(c) << shift);
@@ -556,8 +563,12 @@ impl Position {
                 self.sum[1] += v1 - old_value[1];
                 let changes = [(old_combo[0], c0), (old_combo[1], c1)];
                 for (n, (was, now)) in self.combos.iter_mut().zip(changes) {
-                    n[was as usize] = n[was as usize].wrapping_sub(1);
-                    n[now as usize] = n[now as usize].wrapping_add(1);
+                    let (was, now) = (
+                        was as usize & (COMBO_SLOTS - 1),
+                        now as usize & (COMBO_SLOTS - 1),
+                    );
+                    n[was] = n[was].wrapping_sub(1);
+                    n[now] = n[now].wrapping_add(1);
                 }
             }
         }
@@ -569,7 +580,7 @@ impl Position {
     fn untouch<const N: usize>(&mut self, i: usize, c: Colour, near: &[(isize, u32); N]) {
         for (d, &step) in DIRS.iter().enumerate() {
             for &(j, shift) in near {
-                let q = i.wrapping_add_signed(j * step);
+                let q = i.wrapping_add_signed(j * step) & SLOT_MASK;
                 self.info[q].code[d] ^= u32::from(c) << shift;
             }
         }
@@ -577,7 +588,7 @@ impl Position {
             return;
         };
         for change in self.changes.drain(mark.changes as usize..).rev() {
-            let info = &mut self.info[usize::from(change.point)];
+            let info = &mut self.info[usize::from(change.point) & SLOT_MASK];
             info.lines = change.lines;
             info.combo = change.combo;
             info.value = change.value;
@@ -604,7 +615,7 @@ impl Position {
         let info = self.info[i];
         for s in 0..2 {
             self.sum[s] += sign * info.value[s];
-            let n = &mut self.combos[s][info.combo[s] as usize];
+            let n = &mut self.combos[s][info.combo[s] as usize & (COMBO_SLOTS - 1)];
             *n = n.wrapping_add_signed(sign as i16);
         }
     }
