@@ -135,6 +135,9 @@ const NEIGHBOURS: [(isize, u32); 2 * PAD] = neighbours();
 /// The points within four steps: all a rule whose table ignores a code's
 /// outer cells needs (see [`pattern::Indexer::reach`]).
 const INNER: [(isize, u32); 2 * PAD - 2] = neighbours();
+/// Room for every point a stone touches (40), rounded up to a power of two
+/// so that a masked index is in bounds by its type.
+const TOUCHED: usize = (DIRS.len() * 2 * PAD).next_power_of_two();
 
 /// Per point: line codes, patterns per colour and direction, combination
 /// and value per colour. The codes are kept up to date for every point;
@@ -516,60 +519,68 @@ impl Position {
     /// [`Self::untouch`]. A fixed-length `near` keeps the loop's bound a
     /// constant.
     fn touch<const N: usize>(&mut self, i: usize, c: Colour, near: &[(isize, u32); N]) {
+        // First every code, and which empty points' patterns change, with
+        // no branch on either: whether a point is empty or its pattern
+        // changes follows no order a branch predictor could learn, and
+        // each wrong guess cost more than the work of a point. Each
+        // point is on one line through the stone, so they are distinct.
+        let mut changed = [(0u16, 0u8, 0u8); TOUCHED];
+        let mut count = 0;
         for (d, &step) in DIRS.iter().enumerate() {
             for &(j, shift) in near {
                 let q = i.wrapping_add_signed(j * step) & SLOT_MASK;
-                // Every point's codes, walls' included: no branch, and
-                // undo takes them back the same way.
+                // Every point's codes, walls' included, and undo takes
+                // them back the same way.
                 let code = self.info[q].code[d] ^ (u32::from(c) << shift);
                 self.info[q].code[d] = code;
+                let entry = self.table[self.indexer.index(code)];
+                let lines = self.info[q].lines;
                 // A stone's point needs no patterns while it stands: stones
                 // come off in the reverse order, so when it is empty again
                 // every stone it did not see is gone.
-                if self.cell[q] != EMPTY {
-                    continue;
-                }
-                let entry = self.table[self.indexer.index(code)];
-                let (own, theirs) = (pattern::own(entry), pattern::theirs(entry));
-                let lines = self.info[q].lines;
-                // Most far points keep their pattern: nothing else changes.
-                if lines[0][d] == own && lines[1][d] == theirs {
-                    continue;
-                }
-                // Worked out in registers and written back whole, each
-                // side's four patterns as one word: writing one pattern
-                // byte and then reading its array stalls on store
-                // forwarding.
-                let shift = 8 * d as u32;
-                let mask = !(0xFF << shift);
-                let set = |line: [Pattern; 4], p: Pattern| {
-                    ((u32::from_le_bytes(line) & mask) | u32::from(p) << shift).to_le_bytes()
-                };
-                let lines = [set(lines[0], own), set(lines[1], theirs)];
-                let (c0, v0) = self.shapes.at(eval::shape(lines[0]));
-                let (c1, v1) = self.shapes.at(eval::shape(lines[1]));
-                let info = &mut self.info[q];
-                let (old_combo, old_value) = (info.combo, info.value);
-                self.changes.push(Change {
-                    point: q as u16,
-                    lines: info.lines,
-                    combo: old_combo,
-                    value: old_value,
-                });
-                info.lines = lines;
-                info.combo = [c0, c1];
-                info.value = [v0, v1];
-                self.sum[0] += v0 - old_value[0];
-                self.sum[1] += v1 - old_value[1];
-                let changes = [(old_combo[0], c0), (old_combo[1], c1)];
-                for (n, (was, now)) in self.combos.iter_mut().zip(changes) {
-                    let (was, now) = (
-                        was as usize & (COMBO_SLOTS - 1),
-                        now as usize & (COMBO_SLOTS - 1),
-                    );
-                    n[was] = n[was].wrapping_sub(1);
-                    n[now] = n[now].wrapping_add(1);
-                }
+                let differs = (lines[0][d] != pattern::own(entry))
+                    | (lines[1][d] != pattern::theirs(entry));
+                let slot = count & (TOUCHED - 1);
+                changed[slot] = (q as u16, d as u8, entry);
+                count += usize::from(differs & (self.cell[q] == EMPTY));
+            }
+        }
+        for &(q, d, entry) in &changed[..count.min(TOUCHED)] {
+            let q = usize::from(q) & SLOT_MASK;
+            let (own, theirs) = (pattern::own(entry), pattern::theirs(entry));
+            let lines = self.info[q].lines;
+            // Worked out in registers and written back whole, each side's
+            // four patterns as one word: writing one pattern byte and then
+            // reading its array stalls on store forwarding.
+            let shift = 8 * u32::from(d);
+            let mask = !(0xFF << shift);
+            let set = |line: [Pattern; 4], p: Pattern| {
+                ((u32::from_le_bytes(line) & mask) | u32::from(p) << shift).to_le_bytes()
+            };
+            let lines = [set(lines[0], own), set(lines[1], theirs)];
+            let (c0, v0) = self.shapes.at(eval::shape(lines[0]));
+            let (c1, v1) = self.shapes.at(eval::shape(lines[1]));
+            let info = &mut self.info[q];
+            let (old_combo, old_value) = (info.combo, info.value);
+            self.changes.push(Change {
+                point: q as u16,
+                lines: info.lines,
+                combo: old_combo,
+                value: old_value,
+            });
+            info.lines = lines;
+            info.combo = [c0, c1];
+            info.value = [v0, v1];
+            self.sum[0] += v0 - old_value[0];
+            self.sum[1] += v1 - old_value[1];
+            let changes = [(old_combo[0], c0), (old_combo[1], c1)];
+            for (n, (was, now)) in self.combos.iter_mut().zip(changes) {
+                let (was, now) = (
+                    was as usize & (COMBO_SLOTS - 1),
+                    now as usize & (COMBO_SLOTS - 1),
+                );
+                n[was] = n[was].wrapping_sub(1);
+                n[now] = n[now].wrapping_add(1);
             }
         }
     }
