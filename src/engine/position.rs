@@ -135,6 +135,21 @@ const NEIGHBOURS: [(isize, u32); 2 * PAD] = neighbours();
 /// The points within four steps: all a rule whose table ignores a code's
 /// outer cells needs (see [`pattern::Indexer::reach`]).
 const INNER: [(isize, u32); 2 * PAD - 2] = neighbours();
+/// The offsets of the points on the four lines through a point, out to
+/// [`PAD`] steps, line by line and each from one end: one flat walk, not a
+/// walk per line (it runs at every node of the quiescence).
+const LINE_OFFSETS: [isize; DIRS.len() * 2 * PAD] = {
+    let mut offsets = [0; DIRS.len() * 2 * PAD];
+    let mut n = 0;
+    while n < offsets.len() {
+        let (d, k) = (n / (2 * PAD), (n % (2 * PAD)) as isize);
+        // -PAD ..= -1, then 1 ..= PAD.
+        let k = if k < PAD as isize { k - PAD as isize } else { k - PAD as isize + 1 };
+        offsets[n] = k * DIRS[d];
+        n += 1;
+    }
+    offsets
+};
 /// Room for every point a stone touches (40), rounded up to a power of two
 /// so that a masked index is in bounds by its type.
 const TOUCHED: usize = (DIRS.len() * 2 * PAD).next_power_of_two();
@@ -422,12 +437,10 @@ impl Position {
     /// The empty points on the four lines through `i`, as far as a stone
     /// at `i` reaches into their patterns: line by line, each from one end.
     pub fn empty_on_lines(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
-        DIRS.into_iter().flat_map(move |step| {
-            (-(PAD as isize)..=PAD as isize)
-                .filter(|&k| k != 0)
-                .map(move |k| i.wrapping_add_signed(k * step))
-                .filter(|&q| self.cell[q] == EMPTY)
-        })
+        LINE_OFFSETS
+            .iter()
+            .map(move |&o| i.wrapping_add_signed(o))
+            .filter(|&q| self.cell[q & SLOT_MASK] == EMPTY)
     }
 
     /// Five points of `c` on the lines through `i`, found by a short walk:
