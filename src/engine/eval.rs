@@ -88,7 +88,8 @@ pub fn combo(lines: [Pattern; 4]) -> Combo {
 /// combination above), so that a pattern change costs one memory access
 /// per side, not two.
 pub struct Shapes {
-    entries: Box<[u32; SHAPE_SLOTS]>,
+    /// Inline, not boxed: a lookup reads the entry, not first a pointer.
+    entries: [u32; SHAPE_SLOTS],
 }
 
 /// The table's length: the shapes rounded up to a power of two, so that a
@@ -111,7 +112,7 @@ impl Shapes {
     pub fn get() -> &'static Shapes {
         static SHAPES: std::sync::OnceLock<Shapes> = std::sync::OnceLock::new();
         SHAPES.get_or_init(|| {
-            let mut entries = Box::new([0; SHAPE_SLOTS]);
+            let mut entries = [0; SHAPE_SLOTS];
             for (i, entry) in entries.iter_mut().enumerate().take(pattern::COUNT.pow(4)) {
                 *entry = {
                     let mut lines = [0; 4];
