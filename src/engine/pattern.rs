@@ -101,7 +101,12 @@ fn build(rule: Rule) -> Box<Table> {
     }
     // Both colours in one byte: one memory access per line update.
     let packed = |code: u32| table[code as usize] | (table[swap(code) as usize] << 4);
-    let mut entries = Box::new([0; TABLE_LEN]);
+    // Zeroed by the allocator, not written: the entries a freestyle table
+    // never reads stay pages the process never touches.
+    let mut entries: Box<Table> = match vec![0; TABLE_LEN].into_boxed_slice().try_into() {
+        Ok(entries) => entries,
+        Err(_) => unreachable!("a vector of TABLE_LEN entries"),
+    };
     if rule == Rule::Freestyle {
         // A five through the centre lies within four steps, so the outer
         // cells never matter: the entries read are 16 times fewer, and stay
