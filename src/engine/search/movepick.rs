@@ -85,13 +85,19 @@ impl Search<'_> {
         // A node without a forcing situation searches only its first few
         // moves: picking them costs less than sorting every candidate.
         if wanted > 0 && wanted < list.len() {
-            list.select_nth_unstable_by(wanted - 1, |a, b| b.cmp(a));
-            list[..wanted].sort_unstable_by(|a, b| b.cmp(a));
+            list.select_nth_unstable_by_key(wanted - 1, descending);
+            list[..wanted].sort_unstable_by_key(descending);
         } else {
-            list.sort_unstable_by(|a, b| b.cmp(a));
+            list.sort_unstable_by_key(descending);
         }
         list
     }
+}
+
+/// The key that sorts a move list best first, as the pairs compare: one
+/// integer, one comparison (the sorts take a tenth of the search).
+fn descending(&(score, m): &(i32, u16)) -> std::cmp::Reverse<i64> {
+    std::cmp::Reverse(i64::from(score) << 16 | i64::from(m))
 }
 
 /// In move order, a point's worth to the side to move (attack) in
