@@ -114,22 +114,25 @@ impl Shapes {
         SHAPES.get_or_init(|| {
             let mut entries = [0; SHAPE_SLOTS];
             for (i, entry) in entries.iter_mut().enumerate().take(pattern::COUNT.pow(4)) {
-                *entry = {
-                    let mut lines = [0; 4];
-                    let mut rest = i;
-                    for d in (0..4).rev() {
-                        lines[d] = (rest % pattern::COUNT) as Pattern;
-                        rest /= pattern::COUNT;
-                    }
-                    let c = combo(lines);
-                    // Every value is a sum of non-negative worths far
-                    // below 2^24 (the test below checks each one).
-                    let v = u32::try_from(value(lines, c)).unwrap_or(0);
-                    u32::from(c) << VALUE_BITS | v.min((1 << VALUE_BITS) - 1)
-                };
+                *entry = Shapes::entry(i);
             }
             Shapes { entries }
         })
+    }
+
+    /// The packed entry of the shape `i`.
+    fn entry(i: usize) -> u32 {
+        let mut lines = [0; 4];
+        let mut rest = i;
+        for d in (0..4).rev() {
+            lines[d] = (rest % pattern::COUNT) as Pattern;
+            rest /= pattern::COUNT;
+        }
+        let c = combo(lines);
+        // Every value is a sum of non-negative worths far below 2^24 (the
+        // test below checks each one).
+        let v = u32::try_from(value(lines, c)).unwrap_or(0);
+        u32::from(c) << VALUE_BITS | v.min((1 << VALUE_BITS) - 1)
     }
 
     /// The combination and value of the shape `index`.
