@@ -148,10 +148,7 @@ const LINE_OFFSETS: [isize; DIRS.len() * 2 * PAD] = {
     let mut offsets = [0; DIRS.len() * 2 * PAD];
     let mut n = 0;
     while n < offsets.len() {
-        let (d, k) = (n / (2 * PAD), (n % (2 * PAD)) as isize);
-        // -PAD ..= -1, then 1 ..= PAD.
-        let k = if k < PAD as isize { k - PAD as isize } else { k - PAD as isize + 1 };
-        offsets[n] = k * DIRS[d];
+        offsets[n] = NEIGHBOURS[n % NEIGHBOURS.len()].0 * DIRS[n / NEIGHBOURS.len()];
         n += 1;
     }
     offsets
@@ -557,8 +554,8 @@ impl Position {
                 // A stone's point needs no patterns while it stands: stones
                 // come off in the reverse order, so when it is empty again
                 // every stone it did not see is gone.
-                let differs = (lines[0][d] != pattern::own(entry))
-                    | (lines[1][d] != pattern::theirs(entry));
+                let differs =
+                    (lines[0][d] != pattern::own(entry)) | (lines[1][d] != pattern::theirs(entry));
                 let slot = count & (TOUCHED - 1);
                 changed[slot] = (q as u16, d as u8, entry);
                 count += usize::from(differs & (self.cell[q] == EMPTY));
@@ -752,6 +749,36 @@ mod tests {
                     }
                     assert_same_as_fresh(&pos);
                 }
+            }
+        }
+    }
+
+    /// The flat walk of [`LINE_OFFSETS`] gives what a walk line by line
+    /// gives: each line's empty points out to five steps, from one end to
+    /// the other, the lines in the order of [`DIRS`], on every board size
+    /// and next to the walls.
+    #[test]
+    fn empty_on_lines_walks_each_line_from_one_end() {
+        let mut seed = 3u64;
+        for size in [MIN_SIZE, 15, 20, MAX_SIZE] {
+            let mut pos = Position::new(Rule::Freestyle, 1, size);
+            for _ in 0..60 {
+                let i = pos.points[lcg(&mut seed) % pos.points.len()];
+                if pos.cell(i) == EMPTY {
+                    pos.play(i);
+                }
+                let at = pos.points[lcg(&mut seed) % pos.points.len()];
+                let by_line: Vec<usize> = DIRS
+                    .iter()
+                    .flat_map(|&step| {
+                        (-(PAD as isize)..=PAD as isize)
+                            .filter(|&k| k != 0)
+                            .map(move |k| at.wrapping_add_signed(k * step))
+                    })
+                    .filter(|&q| pos.cell(q) == EMPTY)
+                    .collect();
+                let walked: Vec<usize> = pos.empty_on_lines(at).collect();
+                assert_eq!(walked, by_line, "size {size}, at {:?}", spot(at));
             }
         }
     }
