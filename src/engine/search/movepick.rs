@@ -96,7 +96,7 @@ impl Search<'_> {
 
 /// The key that sorts a move list best first, as the pairs compare: one
 /// integer, one comparison (the sorts take a tenth of the search).
-fn descending(&(score, m): &(i32, u16)) -> std::cmp::Reverse<i64> {
+pub(super) fn descending(&(score, m): &(i32, u16)) -> std::cmp::Reverse<i64> {
     std::cmp::Reverse(i64::from(score) << 16 | i64::from(m))
 }
 

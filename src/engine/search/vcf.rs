@@ -12,6 +12,7 @@
 //! Failed VCF positions are remembered per search (hash and depth) so the
 //! transpositions of a long four sequence are not searched again.
 
+use super::movepick::descending;
 use super::{MoveList, Search, WIN};
 use crate::engine::eval::{C_B4, C_B4F3, C_B4P, C_DF3, C_F3, C_F3P, C_FIVE, C_FLEX4};
 use crate::engine::pattern;
@@ -127,7 +128,7 @@ impl Search<'_> {
                 ));
             }
         }
-        list.sort_unstable_by(|a, b| b.cmp(a));
+        list.sort_unstable_by_key(descending);
         let mut win = false;
         for &(_, m) in list.iter() {
             self.pos.play(usize::from(m));
@@ -192,7 +193,7 @@ impl Search<'_> {
                 list.push((self.pos.value(i, att) + self.pos.value(i, me), i as u16));
             }
         }
-        list.sort_unstable_by(|a, b| b.cmp(a));
+        list.sort_unstable_by_key(descending);
         let all_lose = self.every_defence_loses(&list, depth, ply, threats);
         self.lists[ply] = list;
         all_lose
