@@ -29,7 +29,10 @@
 //!   parity moves more in one step than in two), and each search's swing
 //!   (`depth::swing`: how far a depth's score stands from the mean of its
 //!   neighbours', signed by the depth's parity), which a drift does not
-//!   have. A position that is not a quiet midgame is refused.
+//!   have; last, what the aspiration windows cost: how many depths found
+//!   their score outside the first window and searched again, and the
+//!   share of the nodes those later windows took. A position that is not
+//!   a quiet midgame is refused.
 //!   `GOMOKU_ENGINE_POSITIONS` names another file of positions to try;
 //!   `GOMOKU_ENGINE_NODES` searches each to a node budget in place of
 //!   time, on one thread, so that builds can be compared on a busy
@@ -39,7 +42,8 @@
 //!   on the 20×20 board, each searched by a fresh engine to a node budget
 //!   (`GOMOKU_ENGINE_NODES`, default 200,000), so the figures do not
 //!   depend on the machine's load; prints each opening's score per depth
-//!   and its swing.
+//!   and its swing, and the aspiration windows' cost as the depth bench
+//!   does.
 //! - `attacks`: the positions of `benches/depth/attacks.txt` (20×20
 //!   freestyle, from games lost to Rapfi), where the side to move has a
 //!   long forced win that Rapfi scores as a mate and our search, as it
@@ -160,10 +164,12 @@ fn depth() {
     let positions = or_exit(positions, "depth", depth::MIDGAME.file);
     let (mut depths, mut seldepths) = (Vec::new(), Vec::new());
     let mut steps = Steps::default();
+    let mut aspiration = Aspiration::default();
     for position in &positions {
         let found = search_shown(position, ms, nodes);
         let seldepth = found.reports.last().map_or(0, |r| r.seldepth);
         let swing = steps.add(&found.reports);
+        aspiration.add(&found.reports);
         println!(
             "  best {} depth {}-{seldepth}{}",
             depth::name(found.best),
@@ -182,6 +188,7 @@ fn depth() {
         mean(&seldepths)
     );
     steps.print();
+    aspiration.print();
 }
 
 /// A bench position searched by a fresh engine for `ms` (or to `nodes`,
@@ -308,6 +315,42 @@ impl Steps {
     }
 }
 
+/// What the aspiration windows cost over the searches of a bench: the
+/// completed depths whose score fell outside the first window and were
+/// searched again, and the share of the nodes those second and later
+/// windows took. The first depth, which holds the root's threat solvers
+/// and is never searched in a window, is left out.
+#[derive(Default)]
+struct Aspiration {
+    depths: u64,
+    again: u64,
+    nodes: u64,
+    again_nodes: u64,
+}
+
+impl Aspiration {
+    fn add(&mut self, reports: &[engine::Report]) {
+        for pair in reports.windows(2) {
+            let report = &pair[1];
+            self.depths += 1;
+            self.again += u64::from(report.windows > 1);
+            self.nodes += report.nodes - pair[0].nodes;
+            self.again_nodes += report.again;
+        }
+    }
+
+    fn print(&self) {
+        let percent = |part: u64, whole: u64| 100.0 * part as f64 / whole.max(1) as f64;
+        println!(
+            "aspiration: {} of {} depths searched again ({:.0}%), taking {:.0}% of their nodes",
+            self.again,
+            self.depths,
+            percent(self.again, self.depths),
+            percent(self.again_nodes, self.nodes)
+        );
+    }
+}
+
 /// The environment variable `name`, if set and it parses.
 fn env<T: std::str::FromStr>(name: &str) -> Option<T> {
     std::env::var(name).ok()?.parse().ok()
@@ -323,6 +366,7 @@ fn node_budget() -> Option<u64> {
 fn parity() {
     let nodes = node_budget().unwrap_or(200_000);
     let mut steps = Steps::default();
+    let mut aspiration = Aspiration::default();
     for opening in OPENINGS {
         let setup = depth::setup(&centred(opening, depth::SIZE, 0));
         let limits = Limits {
@@ -334,6 +378,7 @@ fn parity() {
             .expect("an opening is not a full board");
         let scores: Vec<String> = found.reports.iter().map(|r| r.score.to_string()).collect();
         let swing = steps.add(&found.reports);
+        aspiration.add(&found.reports);
         println!(
             "{opening}: {}{}",
             scores.join(" "),
@@ -342,6 +387,7 @@ fn parity() {
     }
     println!("{} openings, {nodes} nodes each:", OPENINGS.len());
     steps.print();
+    aspiration.print();
 }
 
 /// The bench's opening `text` with its centre moved to the centre of a

@@ -415,6 +415,43 @@ fn the_deepening_goes_on_past_a_mate() {
     assert_eq!(found.depth, first_mate + 4, "the last depth: {scores:?}");
 }
 
+/// Each depth says what its aspiration windows cost: the shallow depths
+/// are searched in a full window once; a deeper one whose score fell
+/// outside its first window was searched again, and the nodes of its
+/// later windows are part of the depth's own. In an opening, where the
+/// score moves most between depths, some depth is searched again.
+#[test]
+fn each_depth_counts_its_windows_and_their_nodes() {
+    let setup = freestyle_setup(20, "9,9 11,10", "10,9 8,11");
+    let limits = Limits {
+        nodes: Some(300_000),
+        ..Limits::default()
+    };
+    let found = Engine::new(1 << 24)
+        .search(&setup, limits)
+        .expect("the board is not full");
+    assert!(found.reports.len() > 6, "{} depths", found.reports.len());
+    let mut before = 0;
+    for r in &found.reports {
+        assert!(r.windows >= 1, "depth {}: {} windows", r.depth, r.windows);
+        assert_eq!(r.windows == 1, r.again == 0, "depth {}: {r:?}", r.depth);
+        if r.depth < 5 {
+            assert_eq!(
+                r.windows, 1,
+                "depth {} is searched in a full window",
+                r.depth
+            );
+        }
+        assert!(r.again < r.nodes - before, "depth {}: {r:?}", r.depth);
+        before = r.nodes;
+    }
+    assert!(
+        found.reports.iter().any(|r| r.windows > 1),
+        "no depth searched again: {:?}",
+        found.reports.iter().map(|r| r.windows).collect::<Vec<_>>()
+    );
+}
+
 /// Threats at the edges and in the corners of boards other than 19×19,
 /// where the wall of a smaller board, or the far rows of a larger one,
 /// must count as the board's end: (size, black stones, white stones,

@@ -179,6 +179,11 @@ pub struct Report {
     pub nodes: u64,
     /// Time since the search began.
     pub elapsed: Duration,
+    /// The aspiration windows the depth searched: 1 when the first held
+    /// the score, more when the score fell outside and was searched again.
+    pub windows: u32,
+    /// The nodes of the windows after the first.
+    pub again: u64,
     /// The expected line.
     pub pv: Vec<Spot>,
 }
@@ -466,6 +471,8 @@ impl Engine {
                 score: it.score,
                 nodes: it.nodes,
                 elapsed: it.elapsed,
+                windows: it.windows,
+                again: it.again,
                 pv: spots(&it.pv),
             })
             .collect::<Vec<Report>>();
@@ -528,6 +535,8 @@ mod tests {
             score,
             nodes: 5_000,
             elapsed: Duration::from_millis(10),
+            windows: 2,
+            again: 1_000,
             pv: vec![Spot { x: 9, y: 9 }, Spot { x: 10, y: 9 }],
         };
         let name = |s: Spot| format!("{},{}", s.x, s.y);

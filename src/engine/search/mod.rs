@@ -137,6 +137,10 @@ pub struct Iteration {
     pub nodes: u64,
     /// Time since the search began.
     pub elapsed: Duration,
+    /// The windows it searched: 1 when the first held the score.
+    pub windows: u32,
+    /// The nodes of the windows after its first.
+    pub again: u64,
     /// The expected line, as array indices.
     pub pv: Vec<usize>,
 }

@@ -129,7 +129,7 @@ impl<'a> Search<'a> {
         // The first depth whose score was a win or a loss.
         let mut mated_at = None;
         while depth <= self.budget.depth {
-            let (found, score) = self.iterate(depth, guess);
+            let (found, score, windows) = self.iterate(depth, guess);
             if self.stopped {
                 // A partial iteration counts once a move has beaten its
                 // window's floor.
@@ -147,6 +147,8 @@ impl<'a> Search<'a> {
                 score,
                 nodes: self.nodes(),
                 elapsed: self.started.elapsed(),
+                windows: windows.count,
+                again: windows.again,
                 pv: pv.clone(),
             });
             best = Outcome {
@@ -171,8 +173,8 @@ impl<'a> Search<'a> {
     /// One iteration to `depth`, in a window around the last iteration's
     /// score `guess` that widens until the score falls inside it, or a
     /// move fails high with a win: the best root move (if one beat the
-    /// window's floor before a stop) and the score.
-    fn iterate(&mut self, depth: u32, guess: Option<i32>) -> (Option<usize>, i32) {
+    /// window's floor before a stop), the score, and the windows it took.
+    fn iterate(&mut self, depth: u32, guess: Option<i32>) -> (Option<usize>, i32, Windows) {
         let full = (-WIN - 1, WIN + 1);
         let (mut alpha, mut beta) = match guess {
             Some(g) if depth >= ASPIRATION_DEPTH && g.abs() < EVAL_LIMIT => {
@@ -188,12 +190,17 @@ impl<'a> Search<'a> {
         };
         let mut delta = ASPIRATION;
         let mut found = None;
+        let mut windows = Windows { count: 0, again: 0 };
+        let mut first_done = None;
         loop {
             self.root_best = None;
             let score = self.alphabeta(depth as i32, alpha, beta, 0, false);
             found = self.root_best.or(found);
+            windows.count += 1;
+            let done = self.nodes();
+            windows.again = done - *first_done.get_or_insert(done);
             if self.stopped {
-                return (found, score);
+                return (found, score, windows);
             }
             delta *= 2;
             if score <= alpha && alpha > full.0 {
@@ -209,12 +216,12 @@ impl<'a> Search<'a> {
                     // A win for the move that failed high: the score is
                     // a bound on the mate's length, which is all the
                     // move needs (see the guess's window above).
-                    return (found, score);
+                    return (found, score, windows);
                 } else {
                     beta = (score + delta).min(full.1);
                 }
             } else {
-                return (found, score);
+                return (found, score, windows);
             }
         }
     }
@@ -307,6 +314,14 @@ impl<'a> Search<'a> {
         }
         line
     }
+}
+
+/// How an iteration's aspiration went: the windows it searched, and the
+/// nodes of those after the first (a score outside the first window is
+/// searched again; how much that costs is the bench's to show).
+struct Windows {
+    count: u32,
+    again: u64,
 }
 
 /// The iterations searched past the first whose score is a win or a
