@@ -415,11 +415,13 @@ fn the_deepening_goes_on_past_a_mate() {
     assert_eq!(found.depth, first_mate + 4, "the last depth: {scores:?}");
 }
 
-/// Each depth says what its aspiration windows cost: the shallow depths
-/// are searched in a full window once; a deeper one whose score fell
-/// outside its first window was searched again, and the nodes of its
-/// later windows are part of the depth's own. In an opening, where the
-/// score moves most between depths, some depth is searched again.
+/// Each depth says what its aspiration windows cost. In this opening no
+/// win is in sight, so the depths below the first windowed one are each
+/// searched once in the full window (after a win is scored, a depth is
+/// first searched in a null window at the win's score). A deeper depth
+/// whose score fell outside its first window was searched again, and the
+/// nodes of its later windows are part of the depth's own. In an
+/// opening, where the score moves most between depths, some depth is.
 #[test]
 fn each_depth_counts_its_windows_and_their_nodes() {
     let setup = freestyle_setup(20, "9,9 11,10", "10,9 8,11");

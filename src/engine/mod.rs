@@ -182,7 +182,8 @@ pub struct Report {
     /// The aspiration windows the depth searched: 1 when the first held
     /// the score, more when the score fell outside and was searched again.
     pub windows: u32,
-    /// The nodes of the windows after the first.
+    /// The nodes of the windows after the first (with helper threads,
+    /// theirs in that time too, as in `nodes`).
     pub again: u64,
     /// The expected line.
     pub pv: Vec<Spot>,

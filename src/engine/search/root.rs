@@ -191,14 +191,15 @@ impl<'a> Search<'a> {
         let mut delta = ASPIRATION;
         let mut found = None;
         let mut windows = Windows { count: 0, again: 0 };
-        let mut first_done = None;
+        // The node count when the first window was done.
+        let mut first_end = None;
         loop {
             self.root_best = None;
             let score = self.alphabeta(depth as i32, alpha, beta, 0, false);
             found = self.root_best.or(found);
             windows.count += 1;
-            let done = self.nodes();
-            windows.again = done - *first_done.get_or_insert(done);
+            let now = self.nodes();
+            windows.again = now - *first_end.get_or_insert(now);
             if self.stopped {
                 return (found, score, windows);
             }
