@@ -29,7 +29,9 @@
 //!   parity moves more in one step than in two), and each search's swing
 //!   (`depth::swing`: how far a depth's score stands from the mean of its
 //!   neighbours', signed by the depth's parity), which a drift does not
-//!   have; last, what the aspiration windows cost: how many depths found
+//!   have, beside the swing of the same steps in random orders and the
+//!   measures relative to the deepest scores (see `parity`); last, what
+//!   the aspiration windows cost: how many depths found
 //!   their score outside the first window and searched again, and the
 //!   share of the nodes those later windows took. A position that is not
 //!   a quiet midgame is refused.
@@ -37,13 +39,20 @@
 //!   `GOMOKU_ENGINE_NODES` searches each to a node budget in place of
 //!   time, on one thread, so that builds can be compared on a busy
 //!   machine (about a million nodes is a second's search).
-//! - `parity`: the same two score changes in the opening, where the score
-//!   swings most: the sixteen openings below (four stones, Black to move)
-//!   on the 20×20 board, each searched by a fresh engine to a node budget
-//!   (`GOMOKU_ENGINE_NODES`, default 200,000), so the figures do not
-//!   depend on the machine's load; prints each opening's score per depth
-//!   and its swing, and the aspiration windows' cost as the depth bench
-//!   does.
+//! - `parity`: the same measures in the opening, where the score swings
+//!   most: the sixteen openings below (four stones, Black to move) and
+//!   the SPRT's 32 of `benches/depth/openings.txt` (three and five
+//!   stones, White to move) on the 20×20 board, each searched by a fresh
+//!   engine to a node budget (`GOMOKU_ENGINE_NODES`, default 200,000), so
+//!   the figures do not depend on the machine's load; prints each
+//!   opening's score per depth and its swing, then for each set and for
+//!   both the steps, the swing, the swing the same steps give in a
+//!   thousand random orders (`depth::swing::by_chance`: a swing larger
+//!   than most of them is tied to the depth's parity, not noise), the
+//!   measures relative to the deepest scores, and the aspiration windows'
+//!   cost. `GOMOKU_ENGINE_YARDSTICK` names another Gomocup brain (Rapfi,
+//!   say) to search the same openings to the same budget and be measured
+//!   the same way, as a yardstick in its own units.
 //! - `attacks`: the positions of `benches/depth/attacks.txt` (20×20
 //!   freestyle, from games lost to Rapfi), where the side to move has a
 //!   long forced win that Rapfi scores as a mate and our search, as it
@@ -266,12 +275,20 @@ fn attacks() {
 /// the searches of a bench: from each depth to the one after and to the
 /// one two after (a score that swings with the depth's parity moves more
 /// in one step than in two), and each search's swing
-/// (`depth::swing::swing`), which tells a swing from a drift.
+/// (`depth::swing::swing`), which tells a swing from a drift, beside the
+/// swing the same steps would show in a random order
+/// (`depth::swing::by_chance`), which tells it from noise.
 #[derive(Default)]
 struct Steps {
     apart: [Vec<i32>; 2],
-    swings: Vec<f64>,
+    searches: Vec<Vec<(u32, i32)>>,
 }
+
+/// How many random orders of each search's steps the swing is compared
+/// with, and the seed they are drawn from (fixed, so that a bench's
+/// figures are the same on every run).
+const ORDERS: u32 = 1000;
+const ORDERS_SEED: u64 = 1;
 
 impl Steps {
     /// Adds a search's reports; returns its swing, if it has one.
@@ -281,6 +298,12 @@ impl Steps {
             .filter(|r| engine::mate_in(r.score).is_none())
             .map(|r| (r.depth, r.score))
             .collect();
+        self.add_scores(scores)
+    }
+
+    /// Adds a search's `(depth, score)` per completed depth, mates left
+    /// out; returns its swing, if it has one.
+    fn add_scores(&mut self, scores: Vec<(u32, i32)>) -> Option<f64> {
         for (apart, step) in self.apart.iter_mut().enumerate() {
             step.extend(
                 scores
@@ -289,7 +312,7 @@ impl Steps {
             );
         }
         let swing = depth::swing::swing(&scores);
-        self.swings.extend(swing);
+        self.searches.push(scores);
         swing
     }
 
@@ -299,19 +322,50 @@ impl Steps {
             sum / f64::from(n.max(1))
         }
         let [one, two] = &self.apart;
-        println!(
-            "score change between depths: {:.0} one apart ({} pairs), {:.0} two apart ({} pairs)",
+        let (one, two) = (
             mean(one.iter().map(|&x| f64::from(x))),
-            one.len(),
             mean(two.iter().map(|&x| f64::from(x))),
-            two.len()
         );
         println!(
-            "swing with the depth's parity: {:.0} in size on average over {} searches ({:+.0} signed)",
-            mean(self.swings.iter().map(|s| s.abs())),
-            self.swings.len(),
-            mean(self.swings.iter().copied())
+            "score change between depths: {one:.0} one apart ({} pairs), {two:.0} two apart ({} pairs)",
+            self.apart[0].len(),
+            self.apart[1].len()
         );
+        let swings: Vec<f64> = self
+            .searches
+            .iter()
+            .filter_map(|s| depth::swing::swing(s))
+            .collect();
+        let size = mean(swings.iter().map(|s| s.abs()));
+        println!(
+            "swing with the depth's parity: {size:.0} in size on average over {} searches ({:+.0} signed)",
+            swings.len(),
+            mean(swings.iter().copied())
+        );
+        if let Some(c) = depth::swing::by_chance(&self.searches, ORDERS, ORDERS_SEED) {
+            println!(
+                "the same steps in random order: swing {:.0} (median of {ORDERS} orders), 95th percentile {:.0}; as large as this in {:.1}% of orders",
+                c.median,
+                c.high,
+                100.0 * c.p
+            );
+        }
+        // The scale: each search's deepest score, to compare engines whose
+        // scores are in different units.
+        let deepest = mean(
+            self.searches
+                .iter()
+                .filter_map(|s| s.last())
+                .map(|&(_, score)| f64::from(score.abs())),
+        );
+        if deepest > 0.0 {
+            println!(
+                "relative to the deepest scores ({deepest:.0} in size on average): steps {:.3} one apart, {:.3} two apart; swing {:.3}",
+                one / deepest,
+                two / deepest,
+                size / deepest
+            );
+        }
     }
 }
 
@@ -362,32 +416,142 @@ fn node_budget() -> Option<u64> {
 }
 
 /// The parity bench: how far the score moves between depths in the
-/// opening, one depth apart and two (see the crate doc above).
+/// opening, one depth apart and two (see the crate doc above), on the
+/// sixteen four-stone openings and the SPRT's openings; then, if
+/// `GOMOKU_ENGINE_YARDSTICK` names another Gomocup brain, the same for
+/// its searches of the same openings.
 fn parity() {
     let nodes = node_budget().unwrap_or(200_000);
+    let sprt = or_exit(depth::openings(), "parity", depth::OPENING.file);
+    let sets = [
+        (
+            "four-stone openings, Black to move",
+            OPENINGS
+                .iter()
+                .map(|text| centred(text, depth::SIZE, 0))
+                .collect::<Vec<_>>(),
+        ),
+        (
+            "SPRT openings (benches/depth/openings.txt), White to move",
+            sprt.into_iter().map(|p| p.moves).collect(),
+        ),
+    ];
+    let name = |moves: &[engine::Spot]| moves.iter().map(|&s| depth::name(s)).collect::<String>();
+    let mut all = (Steps::default(), Aspiration::default());
+    for (what, openings) in &sets {
+        let mut steps = Steps::default();
+        let mut aspiration = Aspiration::default();
+        for moves in openings {
+            let limits = Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            };
+            let found = Engine::new(engine::DEFAULT_MEMORY)
+                .search(&depth::setup(moves), limits)
+                .expect("an opening is not a full board");
+            let scores: Vec<String> = found.reports.iter().map(|r| r.score.to_string()).collect();
+            let swing = steps.add(&found.reports);
+            all.0.add(&found.reports);
+            aspiration.add(&found.reports);
+            all.1.add(&found.reports);
+            println!(
+                "{}: {}{}",
+                name(moves),
+                scores.join(" "),
+                swing.map_or(String::new(), |s| format!(" (swing {s:+.0})"))
+            );
+        }
+        println!("{} {what}, {nodes} nodes each:", openings.len());
+        steps.print();
+        aspiration.print();
+    }
+    println!("all {} openings:", all.0.searches.len());
+    all.0.print();
+    all.1.print();
+    if let Ok(path) = std::env::var("GOMOKU_ENGINE_YARDSTICK") {
+        let openings: Vec<&[engine::Spot]> = sets
+            .iter()
+            .flat_map(|(_, o)| o.iter().map(Vec::as_slice))
+            .collect();
+        yardstick(&path, &openings, nodes, &name);
+    }
+}
+
+/// Another Gomocup brain's scores per depth on `openings`, each searched
+/// by a fresh process to `nodes` (`INFO max_node`), and the parity
+/// bench's measures of them: a yardstick for ours, whose scores are in
+/// other units (hence the measures relative to the deepest scores). The
+/// brain must say each completed depth in a `MESSAGE`, as ours does
+/// (`depth 12-20 ev 106 …`) and Rapfi does once told `YXSHOWINFO`
+/// (`Depth 12-20 | Eval 106 | …`); scores of 20,000 or more in size are
+/// taken for mates and left out, as both engines' are.
+fn yardstick(
+    path: &str,
+    openings: &[&[engine::Spot]],
+    nodes: u64,
+    name: &dyn Fn(&[engine::Spot]) -> String,
+) {
+    println!("yardstick {path}, {nodes} nodes an opening:");
     let mut steps = Steps::default();
-    let mut aspiration = Aspiration::default();
-    for opening in OPENINGS {
-        let setup = depth::setup(&centred(opening, depth::SIZE, 0));
-        let limits = Limits {
-            nodes: Some(nodes),
-            ..Limits::default()
-        };
-        let found = Engine::new(engine::DEFAULT_MEMORY)
-            .search(&setup, limits)
-            .expect("an opening is not a full board");
-        let scores: Vec<String> = found.reports.iter().map(|r| r.score.to_string()).collect();
-        let swing = steps.add(&found.reports);
-        aspiration.add(&found.reports);
+    for &moves in openings {
+        let mut brain = sprt::Brain::start(path);
+        brain.send(&format!("START {}", depth::SIZE));
+        brain.send("YXSHOWINFO");
+        brain.send(&format!("INFO max_node {nodes}"));
+        brain.send("INFO timeout_turn 3600000");
+        brain.send("INFO timeout_match 0");
+        brain.send("BOARD");
+        for (k, s) in moves.iter().enumerate() {
+            // 1 for the side to move's stones, 2 for the other's.
+            let whose = if k % 2 == moves.len() % 2 { 1 } else { 2 };
+            brain.send(&format!("{},{},{whose}", s.x, s.y));
+        }
+        brain.send("DONE");
+        let scores = depth_scores(&brain.messages_until_move());
+        let line: Vec<String> = scores.iter().map(|(_, s)| s.to_string()).collect();
+        let swing = steps.add_scores(
+            scores
+                .into_iter()
+                .filter(|(_, s)| s.abs() < 20_000)
+                .collect(),
+        );
         println!(
-            "{opening}: {}{}",
-            scores.join(" "),
+            "{}: {}{}",
+            name(moves),
+            line.join(" "),
             swing.map_or(String::new(), |s| format!(" (swing {s:+.0})"))
         );
     }
-    println!("{} openings, {nodes} nodes each:", OPENINGS.len());
     steps.print();
-    aspiration.print();
+}
+
+/// The first score a brain's `MESSAGE`s give each depth, in order of
+/// depth: from `depth D-S ev V …` or `Depth D-S | Eval V | …` (a mate
+/// written otherwise is skipped).
+fn depth_scores(messages: &[String]) -> Vec<(u32, i32)> {
+    let mut scores: Vec<(u32, i32)> = Vec::new();
+    for message in messages {
+        let words: Vec<String> = message
+            .split_whitespace()
+            .filter(|w| *w != "|")
+            .map(str::to_lowercase)
+            .collect();
+        let depth = words
+            .windows(2)
+            .find(|w| w[0] == "depth")
+            .and_then(|w| w[1].split('-').next()?.parse().ok());
+        let score = words
+            .windows(2)
+            .find(|w| w[0] == "ev" || w[0] == "eval")
+            .and_then(|w| w[1].parse().ok());
+        if let (Some(depth), Some(score)) = (depth, score) {
+            if !scores.iter().any(|&(d, _)| d == depth) {
+                scores.push((depth, score));
+            }
+        }
+    }
+    scores.sort_unstable();
+    scores
 }
 
 /// The bench's opening `text` with its centre moved to the centre of a

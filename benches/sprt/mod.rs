@@ -193,15 +193,16 @@ pub fn self_test() -> Result<(), String> {
     Ok(())
 }
 
-/// A previous build of the brain, as a child process.
-struct Brain {
+/// A Gomocup brain (a previous build of ours, or another engine), as a
+/// child process.
+pub struct Brain {
     child: Child,
     input: ChildStdin,
     output: BufReader<ChildStdout>,
 }
 
 impl Brain {
-    fn start(path: &str) -> Brain {
+    pub fn start(path: &str) -> Brain {
         let mut child = Command::new(path)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -217,24 +218,43 @@ impl Brain {
         }
     }
 
-    fn send(&mut self, line: &str) {
-        writeln!(self.input, "{line}").expect("the base brain reads");
-        self.input.flush().expect("the base brain reads");
+    pub fn send(&mut self, line: &str) {
+        writeln!(self.input, "{line}").expect("the brain reads");
+        self.input.flush().expect("the brain reads");
     }
 
     /// The next line that is not a MESSAGE or DEBUG.
     fn reply(&mut self) -> String {
+        self.reply_keeping(&mut Vec::new())
+    }
+
+    /// [`Self::reply`], keeping the MESSAGEs before it (without the word).
+    fn reply_keeping(&mut self, messages: &mut Vec<String>) -> String {
         let mut line = String::new();
         loop {
             line.clear();
-            let n = self
-                .output
-                .read_line(&mut line)
-                .expect("the base brain writes");
-            assert!(n > 0, "the base brain ended");
+            let n = self.output.read_line(&mut line).expect("the brain writes");
+            assert!(n > 0, "the brain ended");
             let text = line.trim();
-            if !(text.starts_with("MESSAGE") || text.starts_with("DEBUG")) {
+            if let Some(message) = text.strip_prefix("MESSAGE") {
+                messages.push(message.trim().to_owned());
+            } else if !text.starts_with("DEBUG") {
                 return text.to_owned();
+            }
+        }
+    }
+
+    /// The MESSAGEs up to the brain's move (a line `x,y`), other replies
+    /// before it (to a command the brain does not know) skipped.
+    pub fn messages_until_move(&mut self) -> Vec<String> {
+        let mut messages = Vec::new();
+        loop {
+            let reply = self.reply_keeping(&mut messages);
+            let is_move = reply.split_once(',').is_some_and(|(x, y)| {
+                x.trim().parse::<u8>().is_ok() && y.trim().parse::<u8>().is_ok()
+            });
+            if is_move {
+                return messages;
             }
         }
     }
