@@ -159,8 +159,10 @@ pub fn value(lines: [Pattern; 4], combo: Combo) -> i32 {
 }
 
 /// The side to move's point values in hundredths of the waiting side's:
-/// it moves first, so its threats are worth more.
-const MOVER_WEIGHT: i32 = 120;
+/// it moves first, so its threats are worth more. (120 until the waiting
+/// side's open three was valued below: together the two keep a score
+/// from swinging with the depth's parity, see docs/gomocup.md, "Parity".)
+const MOVER_WEIGHT: i32 = 115;
 
 /// The largest static score; every proven win scores above it.
 pub const EVAL_LIMIT: i32 = 20_000;
@@ -170,6 +172,9 @@ pub const EVAL_LIMIT: i32 = 20_000;
 /// move plays one first, and the waiting side's must be answered.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Threats {
+    /// An open four or two fours to make: an open three (or its like) on
+    /// the board.
+    pub open_four: bool,
     /// A four to make with a line a move from a threat, or a four-three.
     pub four_plus: bool,
     /// A plain four to make.
@@ -185,6 +190,7 @@ impl Threats {
     pub fn of(counts: &[u16]) -> Threats {
         let has = |c: Combo| counts.get(c as usize).is_some_and(|&n| n > 0);
         Threats {
+            open_four: has(C_FLEX4),
             four_plus: has(C_B4P) || has(C_B4F3),
             four: has(C_B4),
             three_plus: has(C_F3P) || has(C_DF3),
@@ -192,25 +198,35 @@ impl Threats {
         }
     }
 
-    fn worth(self, values: [i32; 4]) -> i32 {
-        [self.four_plus, self.four, self.three_plus, self.three]
-            .iter()
-            .zip(values)
-            .map(|(&has, v)| if has { v } else { 0 })
-            .sum()
+    fn worth(self, values: [i32; 5]) -> i32 {
+        [
+            self.open_four,
+            self.four_plus,
+            self.four,
+            self.three_plus,
+            self.three,
+        ]
+        .iter()
+        .zip(values)
+        .map(|(&has, v)| if has { v } else { 0 })
+        .sum()
     }
 }
 
 /// What the side to move's threats add to its score, in the order of
 /// [`Threats`]' fields; tuned by games against Rapfi, as the point values
-/// were. Its open three counts most: it is the threat it can turn into a
-/// four-three or an open four at once.
-const OWN_THREATS: [i32; 4] = [33, 20, 18, 88];
+/// were. Its open three to make counts most: it is the threat it can turn
+/// into a four-three or an open four at once. (An open four to make is a
+/// win the search scores before any static score.)
+const OWN_THREATS: [i32; 5] = [0, 33, 20, 18, 88];
 /// What the waiting side's threats take from the side to move's score.
-/// A plain four of the waiting side's adds to it (the value is negative):
-/// the four's points already count in the waiting side's sum, and making
-/// it only forces a block.
-const OTHER_THREATS: [i32; 4] = [12, -33, 6, 4];
+/// Two of the waiting side's add to it (the values are negative): a plain
+/// four to make, whose points already count in the waiting side's sum and
+/// which only forces a block; and an open four to make, whose two points
+/// (some 900 each) count in full though the side to move blocks one at
+/// once: past the horizon they would lift the side that has just moved,
+/// and the score would swing with the depth's parity.
+const OTHER_THREATS: [i32; 5] = [-800, 12, -33, 6, 4];
 
 /// The static score for the side to move, from both sides' sums of point
 /// values and their threats.
@@ -246,5 +262,29 @@ mod tests {
         assert_eq!(n, pattern::COUNT.pow(4));
         // The last index is the strongest shape: a five on every line.
         assert_eq!(shapes.at(pattern::COUNT.pow(4) - 1).0, C_FIVE);
+    }
+
+    /// An open four the waiting side could make (an open three on the
+    /// board) is read from the combination counts, and counts for the
+    /// side to move, which blocks it first; an open four of the side to
+    /// move's own adds nothing (the search scores it as a win before).
+    #[test]
+    fn the_waiting_sides_open_three_counts_for_the_side_to_move() {
+        let mut counts = [0u16; COMBOS];
+        counts[C_FLEX4 as usize] = 2;
+        let open = Threats::of(&counts);
+        assert_eq!(
+            open,
+            Threats {
+                open_four: true,
+                ..Threats::default()
+            }
+        );
+        let none = Threats::default();
+        let even = evaluate(3000, 3000, none, none);
+        assert_eq!(evaluate(3000, 3000, none, open) - even, 800);
+        assert_eq!(evaluate(3000, 3000, open, none), even);
+        // The side to move's points count 115/100 of the waiting side's.
+        assert_eq!(even, 450);
     }
 }
