@@ -321,6 +321,10 @@ impl Steps {
             let (sum, n) = v.fold((0.0, 0), |(s, n), x| (s + x, n + 1));
             sum / f64::from(n.max(1))
         }
+        if self.searches.is_empty() {
+            println!("no scores to measure");
+            return;
+        }
         let [one, two] = &self.apart;
         let (one, two) = (
             mean(one.iter().map(|&x| f64::from(x))),
@@ -483,8 +487,8 @@ fn parity() {
 /// other units (hence the measures relative to the deepest scores). The
 /// brain must say each completed depth in a `MESSAGE`, as ours does
 /// (`depth 12-20 ev 106 …`) and Rapfi does once told `YXSHOWINFO`
-/// (`Depth 12-20 | Eval 106 | …`); scores of 20,000 or more in size are
-/// taken for mates and left out, as both engines' are.
+/// (`Depth 12-20 | Eval 106 | …`); scores of [`YARDSTICK_MATES`] or more
+/// in size are taken for mates and left out.
 fn yardstick(
     path: &str,
     openings: &[&[engine::Spot]],
@@ -508,11 +512,18 @@ fn yardstick(
         }
         brain.send("DONE");
         let scores = depth_scores(&brain.messages_until_move());
+        if scores.is_empty() {
+            println!(
+                "{}: no depth reported (a brain must say each depth in a MESSAGE: see `yardstick` in benches/engine.rs)",
+                name(moves)
+            );
+            continue;
+        }
         let line: Vec<String> = scores.iter().map(|(_, s)| s.to_string()).collect();
         let swing = steps.add_scores(
             scores
                 .into_iter()
-                .filter(|(_, s)| s.abs() < 20_000)
+                .filter(|(_, s)| s.abs() < YARDSTICK_MATES)
                 .collect(),
         );
         println!(
@@ -524,6 +535,10 @@ fn yardstick(
     }
     steps.print();
 }
+
+/// A yardstick's scores this large or larger in size are taken for mates
+/// (ours and Rapfi's evaluations stop below it).
+const YARDSTICK_MATES: i32 = 20_000;
 
 /// The first score a brain's `MESSAGE`s give each depth, in order of
 /// depth: from `depth D-S ev V …` or `Depth D-S | Eval V | …` (a mate
