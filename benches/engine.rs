@@ -340,7 +340,7 @@ impl Steps {
             .iter()
             .filter_map(|s| depth::swing::swing(s))
             .collect();
-        let size = mean(swings.iter().map(|s| s.abs()));
+        let size = depth::swing::mean_size(&self.searches).unwrap_or(0.0);
         println!(
             "swing with the depth's parity: {size:.0} in size on average over {} searches ({:+.0} signed)",
             swings.len(),
@@ -441,7 +441,7 @@ fn parity() {
         ),
     ];
     let name = |moves: &[engine::Spot]| moves.iter().map(|&s| depth::name(s)).collect::<String>();
-    let mut all = (Steps::default(), Aspiration::default());
+    let (mut all_steps, mut all_aspiration) = (Steps::default(), Aspiration::default());
     for (what, openings) in &sets {
         let mut steps = Steps::default();
         let mut aspiration = Aspiration::default();
@@ -455,9 +455,9 @@ fn parity() {
                 .expect("an opening is not a full board");
             let scores: Vec<String> = found.reports.iter().map(|r| r.score.to_string()).collect();
             let swing = steps.add(&found.reports);
-            all.0.add(&found.reports);
+            all_steps.add(&found.reports);
             aspiration.add(&found.reports);
-            all.1.add(&found.reports);
+            all_aspiration.add(&found.reports);
             println!(
                 "{}: {}{}",
                 name(moves),
@@ -469,9 +469,9 @@ fn parity() {
         steps.print();
         aspiration.print();
     }
-    println!("all {} openings:", all.0.searches.len());
-    all.0.print();
-    all.1.print();
+    println!("all {} openings:", all_steps.searches.len());
+    all_steps.print();
+    all_aspiration.print();
     if let Ok(path) = std::env::var("GOMOKU_ENGINE_YARDSTICK") {
         let openings: Vec<&[engine::Spot]> = sets
             .iter()
