@@ -250,9 +250,6 @@ impl Search<'_> {
                         k[1] = k[0];
                         k[0] = m as u16;
                     }
-                    if let Some(&last) = self.pos.moves().last() {
-                        self.counters[me as usize - 1][last] = m as u16;
-                    }
                     let h = &mut self.history[me as usize - 1][m];
                     *h += depth * depth;
                     if *h > 1 << 14 {

@@ -1,9 +1,9 @@
 //! The searcher: iterative deepening over a principal-variation alpha-beta
-//! search, with a transposition table, threat-first move ordering, killer,
-//! countermove and history heuristics, late-move reductions (deeper at
-//! expected cut nodes, and a ply more where the static score already clears
-//! beta), a quiescence in fours at the horizon, and the threat solvers at
-//! the root.
+//! search, with a transposition table, threat-first move ordering with a
+//! history heuristic, late-move reductions (deeper at expected cut nodes,
+//! except for a killer, and a ply more where the static score already
+//! clears beta), a quiescence in fours at the horizon, and the threat
+//! solvers at the root.
 //!
 //! Threats cut the tree before any move is generated: a side with a five
 //! point has won, two opposing five points have lost, an open four against
@@ -64,9 +64,6 @@ pub struct Search<'a> {
     tt: Shared<'a>,
     history: &'a mut [[i32; CELLS]; 2],
     killers: [[u16; 2]; MAX_PLY],
-    /// For each side and each last move of the opponent's, the quiet move
-    /// that last refuted it.
-    counters: [[u16; CELLS]; 2],
     /// The static score of the node at each ply; none where the opponent
     /// had a four (a score then means nothing).
     evals: [Option<i32>; MAX_PLY],
@@ -159,7 +156,6 @@ impl<'a> Search<'a> {
             tt,
             history,
             killers: [[0; 2]; MAX_PLY],
-            counters: [[0; CELLS]; 2],
             evals: [None; MAX_PLY],
             nodes: 0,
             budget,

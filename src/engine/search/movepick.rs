@@ -1,6 +1,6 @@
 //! Move picking: the moves worth searching at a node, best first.
 
-use super::{MAX_PLY, MoveList, Search};
+use super::{MoveList, Search};
 use crate::engine::eval::{C_B4, C_B4F3, C_FIVE, C_FLEX4};
 use crate::engine::pattern;
 use crate::engine::position::{DIRS, other};
@@ -50,12 +50,6 @@ impl Search<'_> {
         } else {
             &[]
         };
-        let killers = self.killers[ply.min(MAX_PLY - 1)];
-        let counter = self
-            .pos
-            .moves()
-            .last()
-            .map_or(0, |&last| self.counters[me as usize - 1][last]);
         for i in self.pos.candidates() {
             if ply == 0
                 && self
@@ -72,14 +66,14 @@ impl Search<'_> {
                 continue;
             }
             let (vm, vo) = (self.pos.value(i, me), self.pos.value(i, opp));
-            let mut score = (vm * ATTACK_WEIGHT / 100 + vo) * 16 + self.history[me as usize - 1][i];
-            if i == tt_move {
-                score = i32::MAX;
-            } else if killers.contains(&(i as u16)) {
-                score += 400 * 16;
-            } else if i as u16 == counter {
-                score += 300 * 16;
-            }
+            // No bonus for a killer or a countermove: either, put first,
+            // refuted less often than the point's own worth (see
+            // docs/gomocup.md, "Move order").
+            let score = if i == tt_move {
+                i32::MAX
+            } else {
+                (vm * ATTACK_WEIGHT / 100 + vo) * 16 + self.history[me as usize - 1][i]
+            };
             list.push((score, i as u16));
         }
         // A node without a forcing situation searches only its first few
