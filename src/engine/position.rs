@@ -379,6 +379,14 @@ impl Position {
         }
     }
 
+    /// How many candidates there are (see [`Self::candidates`]).
+    pub fn candidate_count(&self) -> usize {
+        let (rows, _) = self.area_bounds();
+        self.candidates
+            .get(rows)
+            .map_or(0, |rows| rows.iter().map(|r| r.count_ones() as usize).sum())
+    }
+
     /// The combination `c` gets by playing the empty point `i`.
     pub fn combo(&self, i: usize, c: Colour) -> Combo {
         self.info[i].combo[c as usize - 1]

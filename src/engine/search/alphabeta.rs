@@ -116,8 +116,19 @@ impl Search<'_> {
         } else {
             usize::MAX
         };
-        let list = self.ordered_moves(ply, tt_move, wanted);
-        if list.is_empty() {
+        // With no threat to answer, every candidate is a move, and the
+        // table's move comes first whatever the others score: it is
+        // searched before the rest are generated, and where it refutes
+        // (most cut nodes) they never are.
+        let staged = ply > 0 && !forcing && tt_move != 0 && self.pos.is_candidate(tt_move);
+        let mut list = if staged {
+            let mut list = std::mem::take(&mut self.lists[ply]);
+            list.clear();
+            list
+        } else {
+            self.ordered_moves(ply, tt_move, wanted)
+        };
+        if list.is_empty() && !staged {
             self.lists[ply] = list;
             return if self.pos.is_full() {
                 0
@@ -125,7 +136,12 @@ impl Search<'_> {
                 self.pos.evaluate()
             };
         }
-        let limit = wanted.min(list.len());
+        let moves = if staged {
+            self.pos.candidate_count()
+        } else {
+            list.len()
+        };
+        let limit = wanted.min(moves);
         let killers = self.killers[ply];
         // A reply searched with this node's own window: on the expected
         // line, or the other kind of null-window node than this one.
@@ -146,7 +162,19 @@ impl Search<'_> {
         loop {
             let (n, m, late) = if next < limit {
                 next += 1;
-                (next - 1, usize::from(list[next - 1].1), false)
+                if staged && next == 2 {
+                    // The table's move did not refute: now the rest, the
+                    // table's move first among them as ever (ordered by the
+                    // history as its search left it).
+                    self.lists[ply] = list;
+                    list = self.ordered_moves(ply, tt_move, wanted);
+                }
+                let m = if staged && next == 1 {
+                    tt_move
+                } else {
+                    usize::from(list[next - 1].1)
+                };
+                (next - 1, m, false)
             } else if taken_back < put_off {
                 taken_back += 1;
                 let (n, m) = deferred[taken_back - 1];
