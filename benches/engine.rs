@@ -70,7 +70,9 @@
 //!   Elo with its 95% interval) and the verdict. `GOMOKU_ENGINE_MS` (200),
 //!   or `GOMOKU_ENGINE_NODES` (a node budget for both sides in place of
 //!   time), `GOMOKU_ENGINE_SIZE` (20), `GOMOKU_ENGINE_GAMES` (at most
-//!   1000), `GOMOKU_ENGINE_CONCURRENCY` (pairs played at once, default 1).
+//!   1000), `GOMOKU_ENGINE_CONCURRENCY` (pairs played at once, default 1),
+//!   `GOMOKU_ENGINE_THREADS` (threads each side searches on, default 1:
+//!   both are told, since the brain on its own takes every core).
 //! - `balance`: openings for the SPRT. On a one-sided opening a pair of
 //!   games is decided by the colours (each side wins as the stronger
 //!   colour), and a pair that splits tells the test nothing: with the
@@ -618,6 +620,7 @@ fn sprt_test() {
         ),
         max_games: var("GOMOKU_ENGINE_GAMES", 1000.0) as u32,
         concurrency: (var("GOMOKU_ENGINE_CONCURRENCY", 1.0) as u32).clamp(1, 8),
+        threads: (var("GOMOKU_ENGINE_THREADS", 1.0) as u32).clamp(1, 64),
     };
     let balanced = or_exit(depth::openings(), "sprt", depth::OPENING.file);
     // The openings, shifted so their centre is the board's, each in its
