@@ -450,8 +450,11 @@ pub fn run(options: &Options, openings: &[Vec<Spot>]) {
         .map_or(format!("{} ms", options.ms), |n| format!("{n} nodes"));
     println!(
         "sprt: elo0 {elo0}, elo1 {elo1}, alpha {alpha}, beta {beta}, LLR bounds [{lower:.2}, {upper:.2}]; \
-         {size}x{size}, {budget} a move, {} thread(s) a side, at most {} games, {} at once; pentanomial",
-        options.threads,
+         {size}x{size}, {budget} a move, {} a side, at most {} games, {} at once; pentanomial",
+        match options.threads {
+            1 => "1 thread".to_string(),
+            n => format!("{n} threads"),
+        },
         2 * max_pairs,
         options.concurrency.max(1),
         size = options.size,
