@@ -50,8 +50,9 @@ impl Search<'_> {
         } else {
             &[]
         };
-        // Without a threat to answer, no candidate's combination is read.
-        let answering = open_three || !four_threes.is_empty();
+        // Only a threat narrows the moves: without one, no candidate's
+        // combination is read.
+        let narrowed = open_three || !four_threes.is_empty();
         for i in self.pos.candidates() {
             if ply == 0
                 && self
@@ -61,7 +62,7 @@ impl Search<'_> {
             {
                 continue;
             }
-            if answering
+            if narrowed
                 && self.pos.combo(i, me) < C_B4
                 && ((open_three && !self.pos.lines(i, opp).iter().any(|&p| p >= pattern::B4))
                     || !four_threes.iter().all(|&t| near_on_line(i, t)))
