@@ -72,7 +72,8 @@
 //!   time), `GOMOKU_ENGINE_SIZE` (20), `GOMOKU_ENGINE_GAMES` (at most
 //!   1000), `GOMOKU_ENGINE_CONCURRENCY` (pairs played at once, default 1),
 //!   `GOMOKU_ENGINE_THREADS` (threads each side searches on, default 1:
-//!   the base brain is told, since on its own it takes every core).
+//!   both sides are set to it, the base brain by `INFO thread_num`,
+//!   since on its own it takes every core).
 //! - `balance`: openings for the SPRT. On a one-sided opening a pair of
 //!   games is decided by the colours (each side wins as the stronger
 //!   colour), and a pair that splits tells the test nothing: with the
