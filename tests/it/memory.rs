@@ -44,11 +44,20 @@ use crate::common::HANG;
 const BRAIN: &str = env!("CARGO_BIN_EXE_pbrain-gomoku-mist");
 
 /// Differences between two runs of the same brain that are not the
-/// table: page granularity, the allocator's headers and the kilobytes
-/// the kernel's accounting varies by (measured with the node budget: the
-/// resident peaks of brains with the smallest table differ by up to about
-/// 140 KiB; with 100 ms turns instead, by up to 440 KiB, more than this).
+/// table, in what it allocates: page granularity and the allocator's
+/// headers (brains with the smallest table, searching to the node
+/// budget, allocate the same bytes to the KiB).
 const SLACK: u64 = 256 << 10;
+/// The same for the resident peak, which moves more: what the reader
+/// thread and the allocator's arenas touch depends on timing. Brains with
+/// the smallest table, searching to the node budget, beside two busy
+/// processes: up to 140 KiB apart within a run (with 100 ms turns
+/// instead, up to 440 KiB); in CI, beside the other tests, once 270 KiB
+/// (7.05 MiB against 6.78, both allocating 7.48 MiB), which failed a
+/// bound of [`SLACK`]. A brain that took a larger table than the smallest
+/// shows in its allocation, held to [`SLACK`]; this bound is for pages
+/// touched that nothing allocated would explain.
+const RESIDENT_SLACK: u64 = 1 << 20;
 /// How much smaller or larger the default table may look, measured as the
 /// default brain's allocation less the smallest-table brain's. The rest of
 /// the brain is not the same in both: what is left allocated after four
@@ -241,7 +250,7 @@ fn peak_memory_stays_within_max_memory_for_every_value() {
                     mib(baseline.data)
                 );
                 assert!(
-                    held.peak <= baseline.peak + SLACK,
+                    held.peak <= baseline.peak + RESIDENT_SLACK,
                     "max_memory {n}: {} resident, more than the brain with the smallest table ({})",
                     mib(held.peak),
                     mib(baseline.peak)
