@@ -38,7 +38,10 @@
 //!   `GOMOKU_ENGINE_POSITIONS` names another file of positions to try;
 //!   `GOMOKU_ENGINE_NODES` searches each to a node budget in place of
 //!   time, on one thread, so that builds can be compared on a busy
-//!   machine (about a million nodes is a second's search).
+//!   machine (about a million nodes is a second's search);
+//!   `GOMOKU_ENGINE_MEMORY` sets the table's size in bytes (default the
+//!   engine's, 64 MiB; a brain under a manager's `max_memory` of 350 MB
+//!   takes 256 MiB).
 //! - `parity`: the same measures in the opening, where the score swings
 //!   most: the sixteen openings below (four stones, Black to move) and
 //!   the SPRT's 32 of `benches/depth/openings.txt` (three and five
@@ -204,7 +207,8 @@ fn depth() {
 }
 
 /// A bench position searched by a fresh engine for `ms` (or to `nodes`,
-/// on one thread), the threads `GOMOKU_ENGINE_THREADS` says; prints the
+/// on one thread), the threads `GOMOKU_ENGINE_THREADS` says, with a table
+/// of `GOMOKU_ENGINE_MEMORY` bytes (the engine's default); prints the
 /// position and the search's line per completed depth.
 fn search_shown(position: &depth::Position, ms: u64, nodes: Option<u64>) -> engine::Found {
     let limits = Limits {
@@ -215,7 +219,8 @@ fn search_shown(position: &depth::Position, ms: u64, nodes: Option<u64>) -> engi
     };
     // Its pages written first: after a game's first move a brain's table
     // is faulted in, and a fresh one would measure the kernel.
-    let mut fresh = Engine::new(engine::DEFAULT_MEMORY);
+    let memory = env("GOMOKU_ENGINE_MEMORY").unwrap_or(engine::DEFAULT_MEMORY);
+    let mut fresh = Engine::new(memory);
     fresh.commit_table();
     let found = fresh
         .search(&position.setup(), limits)
