@@ -40,7 +40,7 @@
 //!   time, on one thread, so that builds can be compared on a busy
 //!   machine (about a million nodes is a second's search);
 //!   `GOMOKU_ENGINE_MEMORY` sets the table's size in bytes (default the
-//!   engine's, 64 MiB; a brain under a manager's `max_memory` of 350 MB
+//!   engine's, 64 MiB; a brain under c-gomoku-cli's default `max_memory`, 350 MiB,
 //!   takes 256 MiB).
 //! - `parity`: the same measures in the opening, where the score swings
 //!   most: the sixteen openings below (four stones, Black to move) and
