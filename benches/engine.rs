@@ -11,6 +11,7 @@
 //! cargo bench --bench engine -- match
 //! GOMOKU_ENGINE_BASE=/tmp/pbrain-old cargo bench --bench engine -- sprt
 //! cargo bench --bench engine -- balance     # openings for the SPRT
+//! cargo bench --bench engine -- slots OLD.sgf… vs NEW.sgf…
 //! ```
 //!
 //! - `signature`: a fixed list of positions, each searched by a fresh engine
@@ -92,6 +93,15 @@
 //!   score swings with the depth's parity) both lie within
 //!   `GOMOKU_ENGINE_BALANCE` (default 60) of even. Review them and paste
 //!   them into `openings.txt`.
+//! - `slots BASE.sgf… vs CAND.sgf…`: match records of c-gomoku-cli (as
+//!   `match.sh` writes them) compared slot by slot (`slots`: an opening
+//!   and our colour in it, which every order of one match plays once):
+//!   the baseline's score with its margin given its slots, a game's
+//!   variance within its slot and over all, and each candidate file's
+//!   and all of them together's difference from the baseline's mean in
+//!   the same slots, with its 95% margin. Without `vs`, each baseline
+//!   file against the others and how far they stray, beside what the
+//!   slots predict. Our player is the one named `A` (`GOMOKU_SLOTS_ENGINE`).
 //! - `match`: from sixteen four-stone openings near the centre, each
 //!   played twice with colours swapped, the engine against a random
 //!   legal player, a one-ply greedy pattern player and itself at a quarter
@@ -114,6 +124,7 @@ use gomoku_mist::rule::Rule;
 
 mod depth;
 mod signature;
+mod slots;
 mod sprt;
 
 use signature::{OPENINGS, parse_moves};
@@ -123,6 +134,11 @@ fn main() {
         .skip(1)
         .filter(|a| !a.starts_with("--"))
         .collect();
+    // Its other arguments are files, not modes.
+    if args.first().is_some_and(|a| a == "slots") {
+        slots_bench(&args[1..]);
+        return;
+    }
     let all = args.is_empty();
     let want = |name: &str| all || args.iter().any(|a| a == name);
     if want("signature") {
@@ -654,6 +670,109 @@ fn or_exit(
         }
         std::process::exit(1);
     })
+}
+
+/// The `slots` mode (see the crate doc above): `files` are the
+/// baseline's records, then `vs` and the candidate's.
+fn slots_bench(files: &[String]) {
+    let ours = std::env::var("GOMOKU_SLOTS_ENGINE").unwrap_or_else(|_| "A".to_owned());
+    let (base_files, cand_files) = match files.iter().position(|f| f == "vs") {
+        Some(k) => (&files[..k], &files[k + 1..]),
+        None => (files, &[][..]),
+    };
+    if base_files.is_empty() {
+        eprintln!("slots: name the baseline's SGF files, then `vs` and the candidate's");
+        std::process::exit(2);
+    }
+    let read = |path: &String| -> Vec<slots::Game> {
+        let games = std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| slots::parse(&text, &ours));
+        match games {
+            Ok(games) if !games.is_empty() => games,
+            Ok(_) => {
+                eprintln!("slots: {path}: no game of {ours:?} (GOMOKU_SLOTS_ENGINE)");
+                std::process::exit(1);
+            }
+            Err(e) => {
+                eprintln!("slots: {path}: {e}");
+                std::process::exit(1);
+            }
+        }
+    };
+    let base: Vec<Vec<slots::Game>> = base_files.iter().map(read).collect();
+    let cand: Vec<Vec<slots::Game>> = cand_files.iter().map(read).collect();
+    let pct = |x: f64| 100.0 * x;
+    let all_base: Vec<slots::Game> = base.concat();
+    let Some(c) = slots::compare(&all_base, &[]) else {
+        return;
+    };
+    println!(
+        "baseline: {} games in {} slots, {:.1}% (95%: {:.1}% .. {:.1}% given its slots)",
+        c.base_games,
+        c.slots,
+        pct(c.base_score),
+        pct(c.base_score - c.base_margin),
+        pct(c.base_score + c.base_margin),
+    );
+    println!(
+        "variance of a game: {:.3} within its slot, {:.3} over all",
+        c.within, c.overall
+    );
+    let line = |name: &str, c: &slots::Comparison| {
+        let unpaired = if c.unpaired > 0 {
+            format!(", {} in no baseline slot left out", c.unpaired)
+        } else {
+            String::new()
+        };
+        println!(
+            "{name}: {} games{unpaired}, {:.1}%; slot by slot {:+.1} points (95%: {:+.1} .. {:+.1})",
+            c.games,
+            pct(c.score),
+            pct(c.difference),
+            pct(c.difference - c.margin),
+            pct(c.difference + c.margin),
+        );
+    };
+    if cand.is_empty() {
+        // Each file against the others: how far a record of the same
+        // build strays, to set beside the margins the slots predict.
+        if base.len() < 3 {
+            return;
+        }
+        let mut squares = 0.0;
+        let mut predicted = 0.0;
+        for (k, games) in base.iter().enumerate() {
+            let rest: Vec<slots::Game> = base
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != k)
+                .flat_map(|(_, g)| g.iter().cloned())
+                .collect();
+            if let Some(c) = slots::compare(&rest, games) {
+                line(&base_files[k], &c);
+                squares += c.difference.powi(2);
+                predicted += (c.margin / 1.96).powi(2);
+            }
+        }
+        let n = base.len() as f64;
+        println!(
+            "each file against the others: the differences' spread {:.1} points, the slots' prediction {:.1}",
+            pct((squares / n).sqrt()),
+            pct((predicted / n).sqrt()),
+        );
+        return;
+    }
+    for (path, games) in cand_files.iter().zip(&cand) {
+        if let Some(c) = slots::compare(&all_base, games) {
+            line(path, &c);
+        }
+    }
+    if cand.len() > 1 {
+        if let Some(c) = slots::compare(&all_base, &cand.concat()) {
+            line("together", &c);
+        }
+    }
 }
 
 /// The `balance` bench (see the crate doc above).

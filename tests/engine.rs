@@ -10,6 +10,8 @@ mod brute;
 #[path = "../benches/signature/mod.rs"]
 #[allow(dead_code)]
 mod signature;
+#[path = "../benches/slots/mod.rs"]
+mod slots;
 #[path = "../benches/sprt/mod.rs"]
 #[allow(dead_code)]
 mod sprt;
@@ -543,6 +545,85 @@ fn the_sprt_ratio_and_bounds() {
         (lower + 2.944).abs() < 0.001 && (upper - 2.944).abs() < 0.001,
         "{lower} {upper}"
     );
+}
+
+/// The `slots` bench reads c-gomoku-cli's records from our side (a game
+/// without our player is skipped, a draw is a half), and refuses a
+/// result it cannot read.
+#[test]
+fn match_records_are_read_from_our_side() {
+    let sgf = "(;FF[4]GM[4]GN[1]EV[B x A]RU[0]SZ[20]PB[B]PW[A]RE[B+1]TE[Black win]
+;B[kk]C[opening move];W[jl]C[opening move];B[mk]C[opening move]
+;W[jj]C[961ms];B[lk]C[973ms])
+
+(;FF[4]GM[4]GN[2]EV[A x B]RU[0]SZ[20]PB[A]PW[B]RE[0]TE[Draw]
+;B[kk]C[opening move];W[jl]C[opening move];B[mk]C[opening move]
+;W[lk]C[968ms])
+
+(;FF[4]GM[4]GN[3]EV[C x B]RU[0]SZ[20]PB[C]PW[B]RE[W+1]
+;B[kk]C[opening move]
+;W[lk]C[968ms])
+";
+    let games = slots::parse(sgf, "A").expect("readable");
+    let slot = |black| slots::Slot {
+        opening: "kk jl mk".to_owned(),
+        black,
+    };
+    assert_eq!(
+        games,
+        [
+            slots::Game {
+                slot: slot(false),
+                score: 0.0
+            },
+            slots::Game {
+                slot: slot(true),
+                score: 0.5
+            },
+        ]
+    );
+    let bad = sgf.replace("RE[0]", "RE[?]");
+    assert_eq!(
+        slots::parse(&bad, "A"),
+        Err("game 2: result \"?\"".to_owned())
+    );
+}
+
+/// The `slots` bench's arithmetic against values worked out by hand:
+/// baseline slot X scored 1, 1, 0, 0 (mean ½, sample variance ⅓), slot Y
+/// 0, 0, 0, 1 (¼ and ¼); the candidate won once in each and once in a
+/// slot the baseline never played.
+#[test]
+fn slot_by_slot_differences_and_margins() {
+    let game = |opening: &str, score| slots::Game {
+        slot: slots::Slot {
+            opening: opening.to_owned(),
+            black: true,
+        },
+        score,
+    };
+    let base: Vec<slots::Game> = [("X", 1.0), ("X", 1.0), ("X", 0.0), ("X", 0.0)]
+        .into_iter()
+        .chain([("Y", 0.0), ("Y", 0.0), ("Y", 0.0), ("Y", 1.0)])
+        .map(|(o, s)| game(o, s))
+        .collect();
+    let cand = [game("X", 1.0), game("Y", 1.0), game("Z", 1.0)];
+    let c = slots::compare(&base, &cand).expect("a baseline");
+    let close = |got: f64, want: f64, what: &str| {
+        assert!((got - want).abs() < 1e-4, "{what}: {got}, not {want}");
+    };
+    assert_eq!((c.base_games, c.slots, c.games, c.unpaired), (8, 2, 2, 1));
+    close(c.base_score, 0.375, "baseline score");
+    // (4 × ⅓ + 4 × ¼) / 8², its root times 1.96
+    close(c.base_margin, 0.374_24, "baseline margin");
+    close(c.within, 0.291_67, "within");
+    close(c.overall, 0.267_86, "overall");
+    close(c.score, 1.0, "score");
+    // ((1 − ½) + (1 − ¼)) / 2
+    close(c.difference, 0.625, "difference");
+    // (⅓ + ⅓ / 4 + ¼ + ¼ / 4) / 2², its root times 1.96
+    close(c.margin, 0.836_84, "margin");
+    assert_eq!(slots::compare(&[], &cand), None);
 }
 
 /// A win the search finds below the root, past what the root's solvers
