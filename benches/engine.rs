@@ -703,23 +703,22 @@ fn slots_bench(files: &[String]) {
     let base: Vec<Vec<slots::Game>> = base_files.iter().map(read).collect();
     let cand: Vec<Vec<slots::Game>> = cand_files.iter().map(read).collect();
     let pct = |x: f64| 100.0 * x;
-    let all_base: Vec<slots::Game> = base.concat();
-    let Some(c) = slots::compare(&all_base, &[]) else {
+    let Some(baseline) = slots::Baseline::new(&base.concat()) else {
         return;
     };
     println!(
         "baseline: {} games in {} slots, {:.1}% (95%: {:.1}% .. {:.1}% given its slots)",
-        c.base_games,
-        c.slots,
-        pct(c.base_score),
-        pct(c.base_score - c.base_margin),
-        pct(c.base_score + c.base_margin),
+        baseline.games,
+        baseline.slots,
+        pct(baseline.score),
+        pct(baseline.score - baseline.margin),
+        pct(baseline.score + baseline.margin),
     );
     println!(
         "variance of a game: {:.3} within its slot, {:.3} over all",
-        c.within, c.overall
+        baseline.within, baseline.overall
     );
-    let line = |name: &str, c: &slots::Comparison| {
+    let line = |name: &str, c: &slots::Measured| {
         let unpaired = if c.unpaired > 0 {
             format!(", {} in no baseline slot left out", c.unpaired)
         } else {
@@ -749,7 +748,8 @@ fn slots_bench(files: &[String]) {
                 .filter(|&(j, _)| j != k)
                 .flat_map(|(_, g)| g.iter().cloned())
                 .collect();
-            if let Some(c) = slots::compare(&rest, games) {
+            if let Some(others) = slots::Baseline::new(&rest) {
+                let c = others.measure(games);
                 line(&base_files[k], &c);
                 squares += c.difference.powi(2);
                 predicted += (c.margin / 1.96).powi(2);
@@ -764,14 +764,10 @@ fn slots_bench(files: &[String]) {
         return;
     }
     for (path, games) in cand_files.iter().zip(&cand) {
-        if let Some(c) = slots::compare(&all_base, games) {
-            line(path, &c);
-        }
+        line(path, &baseline.measure(games));
     }
     if cand.len() > 1 {
-        if let Some(c) = slots::compare(&all_base, &cand.concat()) {
-            line("together", &c);
-        }
+        line("together", &baseline.measure(&cand.concat()));
     }
 }
 

@@ -608,22 +608,23 @@ fn slot_by_slot_differences_and_margins() {
         .map(|(o, s)| game(o, s))
         .collect();
     let cand = [game("X", 1.0), game("Y", 1.0), game("Z", 1.0)];
-    let c = slots::compare(&base, &cand).expect("a baseline");
+    let b = slots::Baseline::new(&base).expect("a baseline");
+    let c = b.measure(&cand);
     let close = |got: f64, want: f64, what: &str| {
         assert!((got - want).abs() < 1e-4, "{what}: {got}, not {want}");
     };
-    assert_eq!((c.base_games, c.slots, c.games, c.unpaired), (8, 2, 2, 1));
-    close(c.base_score, 0.375, "baseline score");
+    assert_eq!((b.games, b.slots, c.games, c.unpaired), (8, 2, 2, 1));
+    close(b.score, 0.375, "baseline score");
     // (4 × ⅓ + 4 × ¼) / 8², its root times 1.96
-    close(c.base_margin, 0.374_24, "baseline margin");
-    close(c.within, 0.291_67, "within");
-    close(c.overall, 0.267_86, "overall");
+    close(b.margin, 0.374_24, "baseline margin");
+    close(b.within, 0.291_67, "within");
+    close(b.overall, 0.267_86, "overall");
     close(c.score, 1.0, "score");
     // ((1 − ½) + (1 − ¼)) / 2
     close(c.difference, 0.625, "difference");
     // (⅓ + ⅓ / 4 + ¼ + ¼ / 4) / 2², its root times 1.96
     close(c.margin, 0.836_84, "margin");
-    assert_eq!(slots::compare(&[], &cand), None);
+    assert_eq!(slots::Baseline::new(&[]), None);
 }
 
 /// A win the search finds below the root, past what the root's solvers

@@ -6,7 +6,7 @@
 //! best compared with what the builds before it scored in that same slot,
 //! not with their score over every slot: against Rapfi at a second a move
 //! the variance of one game's result within its slot is about half of a
-//! game's variance alone (0.11 against 0.24), and a difference measured
+//! game's variance alone (0.12 against 0.24), and a difference measured
 //! slot by slot needs half the games for the same margin.
 //!
 //! The records are c-gomoku-cli's SGF: one game a `(;…)`, the players in
@@ -85,23 +85,31 @@ pub fn parse(text: &str, ours: &str) -> Result<Vec<Game>, String> {
     Ok(games)
 }
 
-/// A baseline's results by slot, and a candidate measured against them.
+/// A baseline's results by slot, worked out once, against which each
+/// candidate is measured.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Comparison {
-    /// The baseline's games, and the slots they cover.
-    pub base_games: usize,
+pub struct Baseline {
+    /// Each slot's mean, sample variance and number of games.
+    by_slot: BTreeMap<Slot, (f64, f64, f64)>,
+    /// The games, and the slots they cover.
+    pub games: usize,
     pub slots: usize,
-    /// The baseline's score, and the 95% margin of it given its slots.
-    pub base_score: f64,
-    pub base_margin: f64,
-    /// The mean over the baseline's slots of a game's variance within its
-    /// slot, and the variance of a game over all of them.
+    /// The score, and its 95% margin given its slots.
+    pub score: f64,
+    pub margin: f64,
+    /// The mean over the slots of a game's variance within its slot, and
+    /// the variance of a game over all of them.
     pub within: f64,
     pub overall: f64,
-    /// The candidate's games in a baseline slot, and in none (left out).
+}
+
+/// A candidate measured against a [`Baseline`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Measured {
+    /// Its games in a baseline slot, and in none (left out).
     pub games: usize,
     pub unpaired: usize,
-    /// The candidate's score over its paired games.
+    /// Its score over its paired games.
     pub score: f64,
     /// Its difference from the baseline's mean in each game's slot,
     /// averaged, and the 95% margin of that.
@@ -109,85 +117,88 @@ pub struct Comparison {
     pub margin: f64,
 }
 
-/// `cand` measured against `base` slot by slot. A slot's variance is
-/// its games' sample variance, a slot of one game taking the mean of the
-/// others'; the margins are 1.96 standard errors, the difference's
-/// counting the error of each slot's baseline mean as well.
-pub fn compare(base: &[Game], cand: &[Game]) -> Option<Comparison> {
-    let mut by_slot: BTreeMap<&Slot, Vec<f64>> = BTreeMap::new();
-    for g in base {
-        by_slot.entry(&g.slot).or_default().push(g.score);
-    }
-    if by_slot.is_empty() {
-        return None;
-    }
-    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
-    let sample_variance = |v: &[f64]| {
-        let m = mean(v);
-        v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (v.len() - 1) as f64
-    };
-    let known: Vec<f64> = by_slot
-        .values()
-        .filter(|v| v.len() > 1)
-        .map(|v| sample_variance(v))
-        .collect();
-    let fallback = if known.is_empty() { 0.25 } else { mean(&known) };
-    // Per slot: its mean, its variance, and its number of games.
-    let stats: BTreeMap<&Slot, (f64, f64, f64)> = by_slot
-        .iter()
-        .map(|(&s, v)| {
-            let var = if v.len() > 1 {
-                sample_variance(v)
-            } else {
-                fallback
-            };
-            (s, (mean(v), var, v.len() as f64))
-        })
-        .collect();
-    let all: Vec<f64> = base.iter().map(|g| g.score).collect();
-    let n = all.len() as f64;
-    let base_var: f64 = stats.values().map(|&(_, var, k)| k * var).sum::<f64>() / (n * n);
-    let within = mean(&stats.values().map(|&(_, var, _)| var).collect::<Vec<_>>());
-    let overall = if all.len() > 1 {
-        sample_variance(&all)
-    } else {
-        0.25
-    };
+fn mean(v: &[f64]) -> f64 {
+    v.iter().sum::<f64>() / v.len() as f64
+}
 
-    let mut in_slot: BTreeMap<&Slot, f64> = BTreeMap::new();
-    let (mut sum, mut diff, mut games) = (0.0, 0.0, 0usize);
-    for g in cand {
-        let Some(&(p, _, _)) = stats.get(&g.slot) else {
-            continue;
-        };
-        *in_slot.entry(&g.slot).or_default() += 1.0;
-        sum += g.score;
-        diff += g.score - p;
-        games += 1;
-    }
-    let m = games as f64;
-    let var: f64 = in_slot
-        .iter()
-        .map(|(s, &c)| {
-            let (_, var, k) = stats[s];
-            c * var + c * c * var / k
+fn sample_variance(v: &[f64]) -> f64 {
+    let m = mean(v);
+    v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (v.len() - 1) as f64
+}
+
+impl Baseline {
+    /// The baseline of `games`; none without a game. A slot's variance is
+    /// its games' sample variance, a slot of one game taking the mean of
+    /// the others'; margins are 1.96 standard errors.
+    pub fn new(games: &[Game]) -> Option<Baseline> {
+        let mut scores: BTreeMap<Slot, Vec<f64>> = BTreeMap::new();
+        for g in games {
+            scores.entry(g.slot.clone()).or_default().push(g.score);
+        }
+        let known: Vec<f64> = scores
+            .values()
+            .filter(|v| v.len() > 1)
+            .map(|v| sample_variance(v))
+            .collect();
+        let fallback = if known.is_empty() { 0.25 } else { mean(&known) };
+        let by_slot: BTreeMap<Slot, (f64, f64, f64)> = scores
+            .into_iter()
+            .map(|(s, v)| {
+                let var = if v.len() > 1 {
+                    sample_variance(&v)
+                } else {
+                    fallback
+                };
+                (s, (mean(&v), var, v.len() as f64))
+            })
+            .collect();
+        let all: Vec<f64> = games.iter().map(|g| g.score).collect();
+        let n = all.len() as f64;
+        let variances: Vec<f64> = by_slot.values().map(|&(_, var, _)| var).collect();
+        let score_var = by_slot.values().map(|&(_, var, k)| k * var).sum::<f64>() / (n * n);
+        (!all.is_empty()).then(|| Baseline {
+            games: all.len(),
+            slots: by_slot.len(),
+            score: mean(&all),
+            margin: 1.96 * score_var.sqrt(),
+            within: mean(&variances),
+            overall: if all.len() > 1 {
+                sample_variance(&all)
+            } else {
+                0.25
+            },
+            by_slot,
         })
-        .sum();
-    Some(Comparison {
-        base_games: base.len(),
-        slots: by_slot.len(),
-        base_score: mean(&all),
-        base_margin: 1.96 * base_var.sqrt(),
-        within,
-        overall,
-        games,
-        unpaired: cand.len() - games,
-        score: if games > 0 { sum / m } else { 0.0 },
-        difference: if games > 0 { diff / m } else { 0.0 },
-        margin: if games > 0 {
-            1.96 * var.sqrt() / m
-        } else {
-            0.0
-        },
-    })
+    }
+
+    /// `cand` measured slot by slot; the difference's margin counts the
+    /// error of each slot's baseline mean as well.
+    pub fn measure(&self, cand: &[Game]) -> Measured {
+        let mut in_slot: BTreeMap<&Slot, f64> = BTreeMap::new();
+        let (mut sum, mut diff) = (0.0, 0.0);
+        for g in cand {
+            if let Some(&(p, _, _)) = self.by_slot.get(&g.slot) {
+                *in_slot.entry(&g.slot).or_default() += 1.0;
+                sum += g.score;
+                diff += g.score - p;
+            }
+        }
+        let m: f64 = in_slot.values().sum();
+        let var: f64 = in_slot
+            .iter()
+            .map(|(s, &c)| {
+                let (_, var, k) = self.by_slot[*s];
+                c * var + c * c * var / k
+            })
+            .sum();
+        let per_game = |x: f64| if m > 0.0 { x / m } else { 0.0 };
+        let games = m as usize;
+        Measured {
+            games,
+            unpaired: cand.len() - games,
+            score: per_game(sum),
+            difference: per_game(diff),
+            margin: per_game(1.96 * var.sqrt()),
+        }
+    }
 }
