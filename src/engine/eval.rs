@@ -6,7 +6,7 @@
 //! The values began hand-made, in the spirit of classical engines such as
 //! Wine (threats count far more than shape), and were then tuned together
 //! with the search's pruning margins by SPSA on games against Rapfi at
-//! fixed node budgets (docs/gomocup.md, "Tuned by games against Rapfi"):
+//! fixed node budgets (docs/engine-log.md, "Tuned by games against Rapfi"):
 //! fitted to positions alone, the values predicted better and played
 //! worse; tuned by games, within the search that uses them, they play
 //! better.
@@ -170,7 +170,7 @@ pub fn value(lines: [Pattern; 4], combo: Combo) -> i32 {
 /// The side to move's point values in hundredths of the waiting side's:
 /// it moves first, so its threats are worth more. (120 until the waiting
 /// side's open three was valued below: together the two keep a score
-/// from swinging with the depth's parity, see docs/gomocup.md, "Parity".)
+/// from swinging with the depth's parity, see docs/engine-log.md, "Parity".)
 const MOVER_WEIGHT: i32 = 115;
 
 /// The largest static score; every proven win scores above it.

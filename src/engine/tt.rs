@@ -16,7 +16,7 @@
 //! the processor's cache of them (with a 256 MiB table, what a manager's
 //! 350 MB `max_memory` gives, the same search takes 13% less CPU time on
 //! one thread, and two threads make 5% more nodes a second;
-//! docs/gomocup.md, "The table in huge pages"). Only the table is
+//! docs/engine-log.md, "The table in huge pages"). Only the table is
 //! advised: the rest of the heap keeps its small pages, so the brain's
 //! memory outside the table is what it was. A smaller table lives on the
 //! heap, where a huge page would be larger than the table.

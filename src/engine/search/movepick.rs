@@ -72,7 +72,7 @@ impl Search<'_> {
             let (vm, vo) = (self.pos.value(i, me), self.pos.value(i, opp));
             // No bonus for a killer or a countermove: put first, they
             // refuted less often than the point ranked by its worth (see
-            // docs/gomocup.md, "Move order, measured").
+            // docs/engine-log.md, "Move order, measured").
             let score = if i == tt_move {
                 i32::MAX
             } else {
