@@ -423,7 +423,10 @@ impl Engine {
                 // computing what the other has not yet stored: so each
                 // thread marks the nodes it is in (`busy`), and a thread
                 // that comes to one of them as a late move searches its
-                // other moves first. Only the main search's move is played.
+                // other moves first. A helper's nodes are wider than the
+                // main search's (`width`), so what it stores is over the
+                // main search's moves and more. Only the main search's
+                // move is played.
                 let done = AtomicBool::new(false);
                 search.lead(&pool, busy);
                 std::thread::scope(|scope| {

@@ -104,7 +104,11 @@ impl Search<'_> {
         let wanted = if ply == 0 || forcing {
             usize::MAX
         } else {
-            width(depth, pv_node)
+            width(
+                depth,
+                pv_node,
+                matches!(self.pool, Some(super::Pool::Helper(_))),
+            )
         };
         // Facing a threat short of a four (an open three, or a four-three
         // to come): the moves are its answers and our own fours.
@@ -359,6 +363,14 @@ const PV_WIDTH_LIMIT: i32 = 1631;
 const WIDE_DEPTH: i32 = 4;
 /// The moves a node adds for each ply of depth past [`WIDE_DEPTH`].
 const WIDTH_PER_PLY: i32 = 181;
+/// What a helper thread adds to a node's width, and to what each ply
+/// past [`WIDE_DEPTH`] adds: searching the main search's moves and more,
+/// a helper stores bounds over a superset of them, and a refutation it
+/// finds past the main search's width reaches the main search as the
+/// table's move, which is searched first whatever its rank
+/// (docs/engine-log.md, "A helper that searches wider, kept").
+const HELPER_WIDTH: i32 = 200;
+const HELPER_WIDTH_PER_PLY: i32 = 100;
 
 /// Moves searched at an inner node without a forcing situation: few near
 /// the horizon, where most nodes are, and almost two more for each ply
@@ -366,9 +378,15 @@ const WIDTH_PER_PLY: i32 = 181;
 /// ordering ranks low (the start of a slow attack, or the defence against
 /// one) can decide the game, there are few such nodes, and the reductions
 /// keep the late moves cheap.
-fn width(depth: i32, pv_node: bool) -> usize {
+/// A helper thread's nodes are wider still.
+fn width(depth: i32, pv_node: bool, helper: bool) -> usize {
     let base = if pv_node { PV_WIDTH_LIMIT } else { WIDTH_LIMIT };
-    ((base + WIDTH_PER_PLY * (depth - WIDE_DEPTH).max(0)) / 100) as usize
+    let (base, per_ply) = if helper {
+        (base + HELPER_WIDTH, WIDTH_PER_PLY + HELPER_WIDTH_PER_PLY)
+    } else {
+        (base, WIDTH_PER_PLY)
+    };
+    ((base + per_ply * (depth - WIDE_DEPTH).max(0)) / 100) as usize
 }
 
 /// The deepest remaining depth at which a static score far above beta
@@ -454,6 +472,25 @@ mod tests {
         assert_eq!(answer_count(-3), 2);
         for d in 1..200 {
             assert!(answer_count(d) >= answer_count(d - 1), "depth {d}");
+        }
+    }
+
+    /// The main search keeps 8 moves near the horizon (16 on the expected
+    /// line), almost two more a ply above it; a helper searches those and
+    /// two more, and one more again for each ply above the horizon's four,
+    /// so what it stores is over a superset of the main search's moves.
+    #[test]
+    fn a_helper_searches_wider_than_the_main_search() {
+        let main: Vec<usize> = (0..=8).map(|d| width(d, false, false)).collect();
+        assert_eq!(main, [8, 8, 8, 8, 8, 9, 11, 13, 15]);
+        let helper: Vec<usize> = (0..=8).map(|d| width(d, false, true)).collect();
+        assert_eq!(helper, [10, 10, 10, 10, 10, 12, 15, 18, 21]);
+        for pv in [false, true] {
+            for d in 0..60 {
+                let (m, h) = (width(d, pv, false), width(d, pv, true));
+                assert!(h >= m + 2, "depth {d}, expected line {pv}: {h} against {m}");
+                assert!(width(d + 1, pv, true) >= h, "depth {d}");
+            }
         }
     }
 }

@@ -98,7 +98,7 @@ impl<'a> Search<'a> {
     /// Searches as a helper thread of a main search that has prepared the
     /// same root and kept `root_moves`, adding its nodes to `pool`, until
     /// the deadline or the halt flag. It deepens as the main search does,
-    /// and the threads share the work through `busy` (see
+    /// with wider nodes, and the threads share the work through `busy` (see
     /// [`Engine::search`](crate::engine::Engine::search)).
     pub fn help(
         &mut self,
