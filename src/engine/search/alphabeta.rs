@@ -368,9 +368,10 @@ const WIDTH_PER_PLY: i32 = 181;
 /// a helper stores bounds over a superset of them, and a refutation it
 /// finds past the main search's width reaches the main search as the
 /// table's move, which is searched first whatever its rank
-/// (docs/engine-log.md, "A helper that searches wider, kept").
-const HELPER_WIDTH: i32 = 200;
-const HELPER_WIDTH_PER_PLY: i32 = 100;
+/// (docs/engine-log.md, "A helper that searches wider, kept", and "The
+/// helper wider still, kept").
+const HELPER_WIDTH: i32 = 400;
+const HELPER_WIDTH_PER_PLY: i32 = 200;
 
 /// Moves searched at an inner node without a forcing situation: few near
 /// the horizon, where most nodes are, and almost two more for each ply
@@ -477,14 +478,14 @@ mod tests {
 
     /// The main search keeps 8 moves near the horizon (16 on the expected
     /// line), almost two more a ply above it; a helper searches those and
-    /// two more, and one more again for each ply above the horizon's four,
+    /// four more, and two more again for each ply above the horizon's four,
     /// so what it stores is over a superset of the main search's moves.
     #[test]
     fn a_helper_searches_wider_than_the_main_search() {
         let main: Vec<usize> = (0..=8).map(|d| width(d, false, false)).collect();
         assert_eq!(main, [8, 8, 8, 8, 8, 9, 11, 13, 15]);
         let helper: Vec<usize> = (0..=8).map(|d| width(d, false, true)).collect();
-        assert_eq!(helper, [10, 10, 10, 10, 10, 12, 15, 18, 21]);
+        assert_eq!(helper, [12, 12, 12, 12, 12, 15, 19, 23, 27]);
         for pv in [false, true] {
             for d in 0..60 {
                 let (m, h) = (width(d, pv, false), width(d, pv, true));
