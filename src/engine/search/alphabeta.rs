@@ -489,7 +489,7 @@ mod tests {
         for pv in [false, true] {
             for d in 0..60 {
                 let (m, h) = (width(d, pv, false), width(d, pv, true));
-                assert!(h >= m + 2, "depth {d}, expected line {pv}: {h} against {m}");
+                assert!(h >= m + 4, "depth {d}, expected line {pv}: {h} against {m}");
                 assert!(width(d + 1, pv, true) >= h, "depth {d}");
             }
         }
