@@ -666,6 +666,49 @@ fn a_found_win_is_confirmed_in_a_null_window() {
     );
 }
 
+/// A four-three to come may be answered from afar, by a stone that makes
+/// a three of the defender's own. From a game against Rapfi at a second a
+/// move (`SRAND=67`, game 16): Black, to move, has a four-three to make
+/// at 12,12; White's only wins are 9,10 and 7,8, off its lines, each of
+/// which makes 11,12, where White must block that four, a four of White's
+/// (Rapfi finds a win after either). The search once answered such a
+/// threat only near it or with a four, so it scored White lost here and,
+/// a move before, scored Black's 12,10 a win in 15 where Black is lost:
+/// we played it, and lost.
+#[test]
+fn a_four_three_to_come_is_answered_from_afar() {
+    let limits = Limits {
+        nodes: Some(100_000),
+        threads: Some(1),
+        ..Limits::default()
+    };
+    let white = "9,9 9,11 7,9 8,9 10,11 7,12";
+    let before = "10,10 12,9 8,12 9,12 10,9 10,12";
+    let mut after = freestyle_setup(20, &format!("{before} 12,10"), white);
+    after.to_move = Player::White;
+    let found = Engine::new(1 << 24)
+        .search(&after, limits)
+        .expect("the board is not full");
+    let scores = depth_scores(&found);
+    assert!(
+        engine::mate_in(found.score).is_some_and(|n| n > 0),
+        "White's win not scored: {scores:?}"
+    );
+    assert!(
+        [Spot { x: 9, y: 10 }, Spot { x: 7, y: 8 }].contains(&found.best),
+        "played {:?}, not a winning answer: {scores:?}",
+        found.best
+    );
+    let found = Engine::new(1 << 24)
+        .search(&freestyle_setup(20, before, white), limits)
+        .expect("the board is not full");
+    let scores = depth_scores(&found);
+    assert!(
+        scores.iter().all(|&(_, s)| engine::mate_in(s).is_none_or(|n| n < 0)),
+        "Black scored a win it does not have: {scores:?}"
+    );
+}
+
 /// Each completed depth of a search and its score.
 fn depth_scores(found: &engine::Found) -> Vec<(u32, i32)> {
     found.reports.iter().map(|r| (r.depth, r.score)).collect()

@@ -24,14 +24,20 @@ impl Search<'_> {
             }
             return list;
         }
-        // Only the defences of an open three, or of a four-three to come
-        // (a point where the opponent would make a four and an open three
-        // at once: its four forces our block, and its three then becomes an
-        // open four), so only a point on its lines near it, or a four of
-        // ours, can answer it. Under caro a three may be stopped in more
-        // places: there, every candidate stays.
+        // Only the defences of an open three: a point on its lines where
+        // the opponent would make a four, or a four of ours (once it is an
+        // open four, only a five would do). Under caro a three may be
+        // stopped in more places: there, every candidate stays.
         let caro = self.pos.rule() == Rule::Caro;
         let open_three = !caro && self.pos.combos_at_least(opp, C_FLEX4) > 0;
+        // Or of a four-three to come (a point where the opponent would make
+        // a four and an open three at once: its four forces our block, and
+        // its three then becomes an open four): a point on its lines near
+        // it, a four of ours, or a stone that makes a three of ours, which
+        // may make the point where we must block the four a four of ours,
+        // so that the block gains the tempo. Leaving those stones out, the
+        // search scored wins that were losses (tests/engine.rs,
+        // `a_four_three_to_come_is_answered_from_afar`).
         let mut four_threes = [0usize; FOUR_THREES];
         let mut found = 0;
         if !caro && !open_three && self.pos.combo_count(opp, C_B4F3) > 0 {
@@ -65,7 +71,8 @@ impl Search<'_> {
             if narrowed
                 && self.pos.combo(i, me) < C_B4
                 && ((open_three && !self.pos.lines(i, opp).iter().any(|&p| p >= pattern::B4))
-                    || !four_threes.iter().all(|&t| near_on_line(i, t)))
+                    || (!four_threes.iter().all(|&t| near_on_line(i, t))
+                        && !self.pos.lines(i, me).iter().any(|&p| p >= pattern::B3)))
             {
                 continue;
             }
