@@ -704,7 +704,9 @@ fn a_four_three_to_come_is_answered_from_afar() {
         .expect("the board is not full");
     let scores = depth_scores(&found);
     assert!(
-        scores.iter().all(|&(_, s)| engine::mate_in(s).is_none_or(|n| n < 0)),
+        scores
+            .iter()
+            .all(|&(_, s)| engine::mate_in(s).is_none_or(|n| n < 0)),
         "Black scored a win it does not have: {scores:?}"
     );
 }

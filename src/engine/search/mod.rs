@@ -9,9 +9,12 @@
 //! point has won, two opposing five points have lost, an open four against
 //! no five wins. When the opponent has a four, the only move is its five
 //! point; when the opponent threatens an open four, only the defences (the
-//! points where it would make a four, and our own fours) are searched, and
-//! once one of them holds, only the first few (fewer near the horizon),
-//! those far from the stones just played shallower or not at all.
+//! points where it would make a four, and our own fours) are searched;
+//! facing a four-three to come, the points near it on its lines, our own
+//! fours, and the stones that make a three of ours (one may turn the point
+//! where we must block its four into a four of ours). Once one answer
+//! holds, only the first few are searched (fewer near the horizon), those
+//! far from the stones just played shallower or not at all.
 //!
 //! Laid out by stage: `root` (threats that decide at once, the solvers,
 //! iterative deepening), `movepick` (move generation and ordering),
