@@ -68,12 +68,16 @@ impl Search<'_> {
             {
                 continue;
             }
-            if narrowed
-                && self.pos.combo(i, me) < C_B4
-                && ((open_three && !self.pos.lines(i, opp).iter().any(|&p| p >= pattern::B4))
-                    || (!four_threes.iter().all(|&t| near_on_line(i, t))
-                        && !self.pos.lines(i, me).iter().any(|&p| p >= pattern::B3)))
-            {
+            let answers = || {
+                let reaches = |c, least| self.pos.lines(i, c).iter().any(|&p| p >= least);
+                self.pos.combo(i, me) >= C_B4
+                    || if open_three {
+                        reaches(opp, pattern::B4)
+                    } else {
+                        four_threes.iter().all(|&t| near_on_line(i, t)) || reaches(me, pattern::B3)
+                    }
+            };
+            if narrowed && !answers() {
                 continue;
             }
             let (vm, vo) = (self.pos.value(i, me), self.pos.value(i, opp));
