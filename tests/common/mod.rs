@@ -5,8 +5,11 @@
 
 #![allow(dead_code)] // each test binary uses its own part of this
 
+use std::ffi::OsString;
 use std::io::Read;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
 use std::time::Duration;
 
 /// The binary under test, as Cargo built it for this test run.
@@ -60,4 +63,61 @@ pub fn run(args: &[&str], input: &[u8]) -> Result<Run, String> {
         stderr: output.stderr,
         code: output.status.code(),
     })
+}
+
+/// The planted-bug controller, `tests/broken/broken.rs`, an example
+/// beside the test binaries (`target/<profile>/examples/broken`).
+///
+/// A full `cargo test` builds it; one test target run alone (`cargo test
+/// --test it readme`) does not, and its tests would fail for a reason
+/// that is not theirs. So a missing one is built here, once per test
+/// binary, by the Cargo running the tests, in their profile.
+pub fn broken() -> PathBuf {
+    static BUILT: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    match BUILT.get_or_init(build_broken) {
+        Ok(path) => path.clone(),
+        Err(why) => panic!("{why}"),
+    }
+}
+
+fn build_broken() -> Result<PathBuf, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("the test binary's path: {e}"))?;
+    // target/<profile>/deps/<test binary>
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .ok_or("the test binary is not in target/<profile>/deps")?;
+    let path = profile_dir
+        .join("examples")
+        .join(format!("broken{}", std::env::consts::EXE_SUFFIX));
+    if path.exists() {
+        return Ok(path);
+    }
+    let profile = match profile_dir.file_name().and_then(|name| name.to_str()) {
+        Some("debug") | None => "dev",
+        Some(other) => other,
+    };
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"));
+    let status = Command::new(&cargo)
+        .args([
+            "build",
+            "--quiet",
+            "--example",
+            "broken",
+            "--profile",
+            profile,
+        ])
+        .arg("--manifest-path")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
+        .stdin(Stdio::null())
+        .status()
+        .map_err(|e| format!("cannot run {}: {e}", cargo.to_string_lossy()))?;
+    if status.success() && path.exists() {
+        Ok(path)
+    } else {
+        Err(format!(
+            "{} is missing and `cargo build --example broken --profile {profile}` did not make it ({status})",
+            path.display()
+        ))
+    }
 }

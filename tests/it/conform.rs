@@ -14,23 +14,7 @@ use std::time::Duration;
 
 use gomoku_mist::conform::{self, CheckOptions, CoverOptions, Format, FuzzOptions, Limit, Outcome};
 
-use crate::common::BIN;
-
-/// The planted-bug controller, which `cargo test` builds as an example
-/// next to the test binaries.
-fn broken() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    let debug = exe.parent().and_then(Path::parent).expect("target/debug");
-    let path = debug
-        .join("examples")
-        .join(format!("broken{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        path.exists(),
-        "{} is missing: build it with `cargo build --example broken` (plain `cargo test` does)",
-        path.display()
-    );
-    path
-}
+use crate::common::{BIN, broken};
 
 fn with_bug(bug: &str) -> Vec<OsString> {
     vec![broken().into_os_string(), bug.into()]
