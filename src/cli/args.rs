@@ -73,6 +73,21 @@ pub enum CliError {
     /// An option that means nothing without another.
     #[error("{0} needs {1}")]
     Needs(&'static str, &'static str),
+    /// `help` asked about a subcommand there is not.
+    #[error("no subcommand {} (help knows {})", shown(.0), SUBCOMMANDS.join(", "))]
+    UnknownSubcommand(OsString),
+    /// A program to run that is neither on `PATH` nor a path to a file,
+    /// and, if a file of that name is in the working directory, how to
+    /// name it.
+    #[error("{option}: {} is not found on PATH{}", shown(.program), .local.as_ref().map_or_else(String::new, |l| format!(" (did you mean {l}?)")))]
+    NotFound {
+        /// The option, e.g. `--program`.
+        option: &'static str,
+        /// The program as given.
+        program: OsString,
+        /// `./NAME`, where the working directory has a file `NAME`.
+        local: Option<String>,
+    },
     /// One part of a value that cannot be used, as one move of `--moves`.
     #[error("{option}: {part} {} {problem}", shown(.text))]
     Part {
@@ -293,7 +308,7 @@ fn suggestion(near: Option<&'static str>) -> String {
 
 fn subcommand_note(arg: &OsStr) -> String {
     match arg.to_str() {
-        Some(name) if SUBCOMMANDS.contains(&name) => {
+        Some(name) if SUBCOMMANDS.contains(&name) || name == "help" => {
             format!(" (a subcommand comes first: gomoku-mist {name} …)")
         }
         _ => String::new(),

@@ -63,6 +63,9 @@ pub enum Sub {
 }
 
 impl Sub {
+    /// Every subcommand, in the order the help lists them.
+    pub const ALL: [Sub; 3] = [Sub::Check, Sub::Fuzz, Sub::Cover];
+
     /// The subcommand named `name`, if it is one.
     pub fn from_name(name: &OsString) -> Option<Sub> {
         match name.to_str()? {

@@ -91,6 +91,9 @@ where
     I::Item: Into<OsString>,
 {
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    if args.first().is_some_and(|first| first == "help") {
+        return help(&args[1..]);
+    }
     let sub = args.first().and_then(Sub::from_name);
     let (command, help, args) = match sub {
         Some(sub) => (sub.command(), sub.help(), &args[1..]),
@@ -104,13 +107,86 @@ where
     let action = match sub {
         None => play::parse(args.to_vec()).map(|play| Action::Play(Box::new(play))),
         Some(sub) => match kit::parse(sub, args, setup) {
-            Ok(Parsed::Check(options)) => Ok(Action::Check(options)),
-            Ok(Parsed::Fuzz(options)) => Ok(Action::Fuzz(options)),
+            Ok(Parsed::Check(options)) => {
+                found(options.program.as_deref()).map(|()| Action::Check(options))
+            }
+            Ok(Parsed::Fuzz(options)) => {
+                found(Some(options.program.as_slice())).map(|()| Action::Fuzz(options))
+            }
             Ok(Parsed::Cover(options)) => Ok(Action::Cover(options)),
             Err(error) => Err(error),
         },
     };
     action.map_err(|error| UsageError { command, error })
+}
+
+/// `gomoku-mist help [SUBCOMMAND]`: the help `--help` prints, of the
+/// program or of the subcommand named. `-h` and `-V` win here as
+/// everywhere.
+fn help(args: &[OsString]) -> Result<Action, UsageError> {
+    // Its errors send the reader to the program's help, which lists the
+    // subcommands.
+    let command = "gomoku-mist";
+    match early(args) {
+        Some(Early::Help) => return Ok(Action::Help(play::HELP)),
+        Some(Early::Version) => return Ok(Action::Version),
+        None => {}
+    }
+    let error = |error| Err(UsageError { command, error });
+    match args {
+        [] => Ok(Action::Help(play::HELP)),
+        [topic] if topic == "help" => Ok(Action::Help(play::HELP)),
+        [topic] => match Sub::from_name(topic) {
+            Some(sub) => Ok(Action::Help(sub.help())),
+            None => error(CliError::UnknownSubcommand(topic.clone())),
+        },
+        [_, stray, ..] => error(CliError::UnexpectedArgument(stray.clone())),
+    }
+}
+
+/// Whether the program of a `--program`, if one is given, can be found:
+/// a bare name (no `/`) must be a file on `PATH`, as the system will look
+/// for it there and nowhere else; a student's `student` in the working
+/// directory is a common slip, so it is named. A path is left to the kit,
+/// which reports a program that cannot start with the system's reason.
+fn found(program: Option<&[OsString]>) -> Result<(), CliError> {
+    let Some(name) = program.and_then(<[OsString]>::first) else {
+        return Ok(());
+    };
+    if name.is_empty() || name.as_encoded_bytes().contains(&b'/') {
+        return Ok(());
+    }
+    let Some(path) = std::env::var_os("PATH") else {
+        return Ok(());
+    };
+    if std::env::split_paths(&path).any(|dir| runnable(&dir.join(name))) {
+        return Ok(());
+    }
+    let local = std::path::Path::new(name)
+        .is_file()
+        .then(|| name.to_str())
+        .flatten()
+        .filter(|name| !name.chars().any(char::is_control))
+        .map(|name| format!("./{name}"));
+    Err(CliError::NotFound {
+        option: "--program",
+        program: name.clone(),
+        local,
+    })
+}
+
+/// Whether `path` is a file the system would run.
+fn runnable(path: &std::path::Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        path.metadata()
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        path.is_file() || path.with_extension("exe").is_file()
+    }
 }
 
 /// What a case's `.args` (this program's options) ask the reference of the
@@ -168,6 +244,48 @@ mod tests {
         }
         // After `--` they are arguments like any other.
         assert_eq!(error(&["--", "--help"]), "unexpected argument \"--help\"");
+    }
+
+    #[test]
+    fn the_help_lists_every_subcommand() {
+        let names: Vec<&str> = Sub::ALL.iter().map(|sub| sub.name()).collect();
+        assert_eq!(names, args::SUBCOMMANDS);
+        for sub in Sub::ALL {
+            assert_eq!(Sub::from_name(&OsString::from(sub.name())), Some(sub));
+            let usage = format!("\n       gomoku-mist {} ", sub.name());
+            assert!(play::HELP.contains(&usage), "--help lacks {usage:?}");
+            let pointer = format!("(see {} --help)", sub.name());
+            assert!(play::HELP.contains(&pointer), "--help lacks {pointer:?}");
+        }
+        assert!(play::HELP.contains("\n       gomoku-mist help [check|fuzz|cover] "));
+    }
+
+    #[test]
+    fn help_names_the_help_it_prints() {
+        let help = |line: &[&str]| match parse(args(line)) {
+            Ok(Action::Help(help)) => help,
+            other => panic!("{line:?}: {other:?}"),
+        };
+        assert_eq!(help(&["help"]), play::HELP);
+        assert_eq!(help(&["help", "help"]), play::HELP);
+        assert_eq!(help(&["help", "--help"]), play::HELP);
+        assert_eq!(help(&["help", "bogus", "-h"]), play::HELP);
+        for sub in Sub::ALL {
+            assert_eq!(help(&["help", sub.name()]), sub.help());
+        }
+        assert!(matches!(parse(args(&["help", "-V"])), Ok(Action::Version)));
+        assert_eq!(
+            error(&["help", "bogus"]),
+            "no subcommand \"bogus\" (help knows check, fuzz, cover)"
+        );
+        assert_eq!(
+            error(&["help", "check", "fuzz"]),
+            "unexpected argument \"fuzz\" (a subcommand comes first: gomoku-mist fuzz …)"
+        );
+        assert_eq!(
+            error(&["--board", "help"]),
+            "unexpected argument \"help\" (a subcommand comes first: gomoku-mist help …)"
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The command line's edges as a process sees them: arguments no golden
 //! file can hold (newlines, escapes, bytes that are not UTF-8, huge
-//! values), help and version that cannot be written, and input left unread
+//! values), help and version that cannot be written, `help` and its
+//! subcommands, a `--program` that is not found, and input left unread
 //! for the next reader of a file.
 
 use std::ffi::OsString;
@@ -240,4 +241,146 @@ fn a_pipe_is_read_as_before() {
         .take()
         .map(|mut e| e.read_to_string(&mut stderr));
     assert!(stderr.is_empty(), "{stderr}");
+}
+
+#[test]
+fn help_with_a_subcommand_prints_what_its_help_option_prints() {
+    for (help, option) in [
+        (&["help"][..], &["--help"][..]),
+        (&["help", "check"], &["check", "--help"]),
+        (&["help", "fuzz"], &["fuzz", "--help"]),
+        (&["help", "cover"], &["cover", "--help"]),
+    ] {
+        let by_help = run_with(
+            &help.iter().map(OsString::from).collect::<Vec<_>>(),
+            Stdio::piped(),
+        );
+        let by_option = run_with(
+            &option.iter().map(OsString::from).collect::<Vec<_>>(),
+            Stdio::piped(),
+        );
+        assert_eq!(by_help.status.code(), Some(0), "{help:?}");
+        assert!(by_help.stderr.is_empty(), "{help:?}");
+        assert!(!by_help.stdout.is_empty(), "{help:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&by_help.stdout),
+            String::from_utf8_lossy(&by_option.stdout),
+            "{help:?} against {option:?}"
+        );
+    }
+}
+
+#[test]
+fn the_help_lists_every_subcommand_and_help_itself() {
+    let help = run_with(&["--help".into()], Stdio::piped());
+    let help = String::from_utf8_lossy(&help.stdout);
+    for usage in ["check ", "fuzz ", "cover ", "help "] {
+        assert!(
+            help.contains(&format!("\n       gomoku-mist {usage}")),
+            "--help lists no `gomoku-mist {usage}…`:\n{help}"
+        );
+    }
+}
+
+#[test]
+fn help_about_an_unknown_subcommand_is_a_usage_error() {
+    assert_one_safe_error_line(
+        &["help".into(), "bogus".into()],
+        r#"gomoku-mist: no subcommand "bogus" (help knows check, fuzz, cover)"#,
+    );
+    assert_one_safe_error_line(
+        &["help".into(), "check".into(), "x".into()],
+        r#"gomoku-mist: unexpected argument "x""#,
+    );
+}
+
+/// A folder of this test's own holding `files` (executable), under the
+/// system's temporary one.
+fn folder_with(name: &str, files: &[&str]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("gomoku-mist-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("make a scratch folder");
+    for file in files {
+        let path = dir.join(file);
+        std::fs::write(&path, "#!/bin/sh\nexit 0\n").expect("write a program");
+        let mut permissions = std::fs::metadata(&path).expect("stat").permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+        std::fs::set_permissions(&path, permissions).expect("chmod");
+    }
+    dir
+}
+
+/// Runs `args` in `dir` with `PATH` holding only a folder that does not
+/// exist: its exit code and stderr.
+fn run_without_path(dir: &std::path::Path, args: &[&str]) -> (Option<i32>, String) {
+    let out = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .env("PATH", dir.join("no-such-folder"))
+        .stdin(Stdio::null())
+        .output()
+        .expect("run the binary");
+    assert!(out.stdout.is_empty(), "{args:?}: {:?}", out.stdout);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_program_not_on_path_is_named_and_the_one_here_suggested() {
+    let dir = folder_with("student", &["student"]);
+    let golden = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/spec");
+    let golden = golden.to_str().expect("a UTF-8 path");
+    for (sub, args) in [
+        (
+            "check",
+            &["check", "--program", "student --fast", golden][..],
+        ),
+        ("fuzz", &["fuzz", "--cases", "1", "--program=student"]),
+    ] {
+        let (code, stderr) = run_without_path(&dir, args);
+        assert_eq!(code, Some(2), "{args:?}");
+        assert_eq!(
+            stderr,
+            format!(
+                "gomoku-mist: --program: \"student\" is not found on PATH (did you mean ./student?)\n\
+                 Try 'gomoku-mist {sub} --help' for more information.\n"
+            ),
+            "{args:?}"
+        );
+    }
+    // With no such file here there is nothing to suggest.
+    let (code, stderr) = run_without_path(&dir, &["check", "--program", "teacher", golden]);
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        stderr,
+        "gomoku-mist: --program: \"teacher\" is not found on PATH\n\
+         Try 'gomoku-mist check --help' for more information.\n"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_program_found_on_path_or_by_its_path_is_run() {
+    let dir = folder_with("found", &["student"]);
+    let golden = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/spec");
+    let golden = golden.to_str().expect("a UTF-8 path");
+    // The program exits 0 at once, so every case fails: it ran.
+    for program in ["./student", "student"] {
+        let out = Command::new(BIN)
+            .args(["check", "--program", program, golden])
+            .current_dir(&dir)
+            .env("PATH", &dir)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run the binary");
+        let report = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{program}: {report}");
+        assert!(
+            report.ends_with("0 passed, 3 failed\n"),
+            "{program}: {report}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
