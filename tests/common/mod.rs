@@ -5,6 +5,8 @@
 
 #![allow(dead_code)] // each test binary uses its own part of this
 
+pub mod docs;
+
 use std::ffi::OsString;
 use std::io::Read;
 use std::path::{Path, PathBuf};

@@ -17,6 +17,7 @@ mod model;
 mod options;
 mod pipes;
 mod readme;
+mod screens;
 mod stdout;
 mod streams;
 mod terminal;

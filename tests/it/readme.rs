@@ -1,16 +1,36 @@
-//! The documentation's shell examples and links, checked so they cannot
-//! drift: `README.md` and every `docs/*.md`, the guides found at run time,
-//! so a new guide is covered without editing this file.
+//! The documentation's examples and links, checked so they cannot drift:
+//! `README.md` and every `docs/*.md`, the guides found at run time, so a
+//! new guide is covered without editing this file.
 //!
-//! Every ```` ```console ```` block is a transcript: each line starting
-//! with `$ ` is a command, run with `sh -c` in the repository's root
-//! (whichever file it is in) with the directory of the binaries under test
-//! first on `PATH`, so `gomoku-mist` and `pbrain-gomoku-mist` are the
-//! programs as just built; the lines after it, up to the next `$ ` line or
-//! the end of the block, are its exact stdout. Stderr is not compared
-//! unless the command merges it (`2>&1`), and the exit code only if the
-//! command prints it (`; echo $?`). ```` ```text ```` and ```` ```sh ````
-//! blocks are not run.
+//! Every fenced block is one of these, or the test fails naming it:
+//!
+//! - ```` ```console ````: a transcript. Each line starting with `$ ` is
+//!   a command, run with `sh -c` in the repository's root (whichever file
+//!   it is in) with the directory of the binaries under test, then that
+//!   of the examples (`broken`, the planted-bug controller), first on
+//!   `PATH`, so `gomoku-mist`, `pbrain-gomoku-mist` and `broken` are the
+//!   programs as just built, wherever `CARGO_TARGET_DIR` puts them; the
+//!   lines after it, up to the next `$ ` line or the end of the block,
+//!   are its exact stdout. Stderr is not compared unless the command
+//!   merges it (`2>&1`), and the exit code only if the command prints it
+//!   (`; echo $?`).
+//! - ```` ```sh ````: commands for the reader, shown and not run.
+//! - Any other block is marked by an HTML comment on the last line before
+//!   its fence that is not blank, which GitHub does not show:
+//!   - `<!-- excerpt of: $ COMMAND -->`: the block is part of what
+//!     COMMAND prints (run as a console command is), lines left out shown
+//!     as a line starting with `…` (see `common::docs::excerpt_mismatch`);
+//!     with no such line, all of it, byte for byte;
+//!   - `<!-- excerpt of: test NAME -->`: the same, of what the test
+//!     `NAME` produces; that test compares it (with
+//!     `common::docs::assert_shown_in_docs("NAME", …)`), and this one
+//!     checks that the test exists and does;
+//!   - `<!-- conversation with: PROGRAM -->`: lines starting with `> `
+//!     are PROGRAM's stdin, the others its exact stdout, but for the
+//!     lines that start with `MESSAGE depth` (the search's timings);
+//!   - `<!-- measured: WHAT, WHEN -->`: a dated record of a measurement
+//!     (a bench's figures, which no two runs print alike), never an
+//!     example of what the program prints now.
 //!
 //! Every relative link outside code must lead to a file or folder of the
 //! repository, and a `#fragment` into a Markdown file to one of its
@@ -18,38 +38,14 @@
 //! reader.
 
 use std::collections::HashSet;
-use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::io::{Read, Write};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::thread;
 
+use crate::common::docs::{Block, blocks, documents, excerpt_mismatch, read, root};
 use crate::common::{self, BIN, HANG, diff};
-
-/// The repository's root: every command runs here, every link is in here.
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The documents checked, as paths from the root: the README first, then
-/// the guides in name order.
-fn documents(root: &Path) -> Vec<PathBuf> {
-    let mut guides: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
-        .expect("read the docs folder")
-        .map(|entry| entry.expect("read an entry of docs/").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "md"))
-        .filter_map(|path| path.strip_prefix(root).ok().map(Path::to_path_buf))
-        .collect();
-    guides.sort();
-    let mut documents = vec![PathBuf::from("README.md")];
-    documents.extend(guides);
-    documents
-}
-
-fn read(root: &Path, document: &Path) -> String {
-    std::fs::read_to_string(root.join(document))
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", document.display()))
-}
 
 /// One command of a console block and the stdout it must print.
 #[derive(Debug, PartialEq, Eq)]
@@ -62,86 +58,88 @@ struct Example {
 
 /// The examples of every ```` ```console ```` block in `markdown`, in
 /// order. Lines of a block before its first `$ ` line belong to no
-/// example; a block left open at the end of the file ends there.
+/// example.
 fn examples(markdown: &str) -> Vec<Example> {
-    /// Where the parser is.
-    enum State {
-        Prose,
-        /// In a block that is not run.
-        OtherBlock,
-        /// In a console block; `true` once it has had a command.
-        Console(bool),
-    }
     let mut examples: Vec<Example> = Vec::new();
-    let mut state = State::Prose;
-    for (index, line) in markdown.lines().enumerate() {
-        let fence = line.trim_start().starts_with("```");
-        state = match state {
-            State::Prose if fence && line.trim() == "```console" => State::Console(false),
-            State::Prose if fence => State::OtherBlock,
-            State::Prose => State::Prose,
-            State::OtherBlock | State::Console(_) if fence => State::Prose,
-            State::OtherBlock => State::OtherBlock,
-            State::Console(started) => match line.strip_prefix("$ ") {
+    for block in blocks(markdown).into_iter().filter(|b| b.info == "console") {
+        let mut started = false;
+        for (index, line) in block.body.lines().enumerate() {
+            match line.strip_prefix("$ ") {
                 Some(command) => {
                     examples.push(Example {
-                        line: index + 1,
+                        line: block.line + 1 + index,
                         command: command.to_owned(),
                         stdout: String::new(),
                     });
-                    State::Console(true)
+                    started = true;
                 }
                 None => {
                     if let (true, Some(example)) = (started, examples.last_mut()) {
                         example.stdout.push_str(line);
                         example.stdout.push('\n');
                     }
-                    State::Console(started)
                 }
-            },
-        };
+            }
+        }
     }
     examples
 }
 
-/// Runs `command` as the reader would; its stdout, or why not.
+/// `PATH` for the examples: the binaries under test, then the examples
+/// (built if missing), then the caller's own.
+fn search_path() -> Result<std::ffi::OsString, String> {
+    let bin_dir = Path::new(BIN)
+        .parent()
+        .ok_or("the binary's path has no parent directory")?;
+    let broken = common::broken();
+    let examples_dir = broken
+        .parent()
+        .ok_or("the example's path has no parent directory")?;
+    let mut dirs = vec![bin_dir.to_path_buf(), examples_dir.to_path_buf()];
+    if let Some(rest) = std::env::var_os("PATH") {
+        dirs.extend(std::env::split_paths(&rest));
+    }
+    std::env::join_paths(dirs).map_err(|e| format!("cannot build PATH: {e}"))
+}
+
+/// Runs `command` as the reader would, with `input` on stdin; its stdout,
+/// or why not.
 ///
 /// Not `assert_cmd`: on a timeout it kills `sh` and then waits for the
 /// output pipe, which a program `sh` started may still hold open; here the
 /// reading thread is left behind instead, so a hanging example fails.
-fn run(root: &Path, command: &str) -> Result<Vec<u8>, String> {
-    let bin_dir = Path::new(BIN)
-        .parent()
-        .ok_or("the binary's path has no parent directory")?;
-    let path = match std::env::var_os("PATH") {
-        Some(rest) => {
-            let mut dirs = vec![bin_dir.to_path_buf()];
-            dirs.extend(std::env::split_paths(&rest));
-            std::env::join_paths(dirs).map_err(|e| format!("cannot build PATH: {e}"))?
-        }
-        None => bin_dir.as_os_str().to_owned(),
-    };
+fn run(root: &Path, command: &str, input: &[u8]) -> Result<Vec<u8>, String> {
     let mut child = Command::new("sh")
         .arg("-c")
         .arg(command)
         .current_dir(root)
-        .env("PATH", path)
-        .stdin(Stdio::null())
+        .env("PATH", search_path()?)
+        .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| format!("cannot start sh: {e}"))?;
+    let mut stdin = child.stdin.take().ok_or("no stdin pipe")?;
+    let input = input.to_vec();
+    // A writer of its own, so a program that stops reading cannot block
+    // the test; a program that does not read at all is not an error.
+    thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
     let mut stdout = child.stdout.take().ok_or("no stdout pipe")?;
     let (done, finished) = mpsc::channel();
     thread::spawn(move || {
         let mut out = Vec::new();
         let _ = done.send(stdout.read_to_end(&mut out).map(|_| out));
     });
-    let out = match finished.recv_timeout(HANG) {
+    // An example may fuzz for some seconds: on a loaded machine, several
+    // times that.
+    let limit = HANG * 3;
+    let out = match finished.recv_timeout(limit) {
         Ok(read) => read.map_err(|e| format!("cannot read its stdout: {e}"))?,
         Err(_) => {
             let _ = child.kill();
-            return Err(format!("no end after {HANG:?}: killed"));
+            return Err(format!("no end after {limit:?}: killed"));
         }
     };
     child
@@ -158,7 +156,7 @@ fn failed_examples(root: &Path, name: &str, markdown: &str) -> (usize, Vec<Strin
     let failures = examples
         .iter()
         .filter_map(|example| {
-            let failure = match run(root, &example.command) {
+            let failure = match run(root, &example.command, b"") {
                 Err(e) => e,
                 Ok(out) => diff(example.stdout.as_bytes(), &out)?,
             };
@@ -327,13 +325,11 @@ fn broken_links(root: &Path, document: &Path, markdown: &str) -> Vec<String> {
 #[test]
 fn documentation_console_examples_print_what_they_show() {
     let root = root();
-    // Some examples run the planted-bug controller by its path.
-    common::broken();
     let mut total = 0;
     let mut failures = Vec::new();
-    for document in documents(root) {
+    for document in documents() {
         let name = document.display().to_string();
-        let (count, failed) = failed_examples(root, &name, &read(root, &document));
+        let (count, failed) = failed_examples(root, &name, &read(&document));
         if document == Path::new("README.md") {
             assert!(
                 count > 0,
@@ -352,13 +348,144 @@ fn documentation_console_examples_print_what_they_show() {
     );
 }
 
+/// The test functions of `tests/`, by name, with the text of the file
+/// each is in.
+fn test_sources() -> Vec<(String, String)> {
+    fn walk(dir: &Path, found: &mut Vec<(String, String)>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for path in entries.flatten().map(|entry| entry.path()) {
+            if path.is_dir() {
+                walk(&path, found);
+            } else if path.extension().is_some_and(|ext| ext == "rs") {
+                if let Ok(text) = std::fs::read_to_string(&path) {
+                    found.push((path.display().to_string(), text));
+                }
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(&root().join("tests"), &mut found);
+    found
+}
+
+/// Why `block`, not a console block, is not checked, or `None` if it is
+/// (see the module's documentation for the kinds of block).
+fn unchecked(root: &Path, block: &Block, sources: &[(String, String)]) -> Option<String> {
+    let marker = block.marker.as_deref().unwrap_or("");
+    if let Some(command) = marker.strip_prefix("excerpt of: $ ") {
+        return match run(root, command, b"") {
+            Err(e) => Some(format!("$ {command}\n  {e}")),
+            Ok(out) => excerpt_mismatch(&block.body, &String::from_utf8_lossy(&out))
+                .map(|why| format!("not an excerpt of what `{command}` prints:\n{why}")),
+        };
+    }
+    if let Some(name) = marker.strip_prefix("excerpt of: test ") {
+        let defines = format!("fn {name}()");
+        let compares = format!("assert_shown_in_docs(\"{name}\"");
+        let source = sources.iter().find(|(_, text)| text.contains(&defines));
+        return match source {
+            None => Some(format!("no test {name} in tests/")),
+            Some((file, text)) if !text.contains(&compares) => Some(format!(
+                "the test {name} ({file}) does not compare the block: it must call \
+                 common::docs::{compares}, …)"
+            )),
+            Some(_) => None,
+        };
+    }
+    if let Some(program) = marker.strip_prefix("conversation with: ") {
+        let mut input = String::new();
+        let mut expected = String::new();
+        for line in block.body.lines() {
+            match line.strip_prefix("> ") {
+                Some(sent) => input.push_str(sent),
+                None => expected.push_str(line),
+            }
+            match line.starts_with("> ") {
+                true => input.push('\n'),
+                false => expected.push('\n'),
+            }
+        }
+        return match run(root, program, input.as_bytes()) {
+            Err(e) => Some(format!("{program}: {e}")),
+            Ok(out) => {
+                let out = String::from_utf8_lossy(&out);
+                let kept: String = out
+                    .lines()
+                    .filter(|line| !line.starts_with("MESSAGE depth"))
+                    .flat_map(|line| [line, "\n"])
+                    .collect();
+                diff(expected.as_bytes(), kept.as_bytes())
+                    .map(|why| format!("{program} answers otherwise:\n{why}"))
+            }
+        };
+    }
+    if let Some(what) = marker.strip_prefix("measured: ") {
+        return (!what.contains(',') || !what.chars().any(|c| c.is_ascii_digit())).then(|| {
+            "a measurement names what was run and when: <!-- measured: COMMAND, DATE -->".to_owned()
+        });
+    }
+    Some(match &block.marker {
+        None => format!(
+            "a ```{} block that nothing checks: make it a console block, a sh block of \
+             commands, or mark it (see tests/it/readme.rs)",
+            block.info
+        ),
+        Some(other) => format!("an unknown marker <!-- {other} --> (see tests/it/readme.rs)"),
+    })
+}
+
+/// One report per block of `markdown` (the text of `name`) that is
+/// neither run nor checked, or shows what the program does not print.
+fn unchecked_blocks(
+    root: &Path,
+    name: &str,
+    markdown: &str,
+    sources: &[(String, String)],
+) -> Vec<String> {
+    blocks(markdown)
+        .iter()
+        .filter(|block| !matches!(block.info.as_str(), "console" | "sh"))
+        .filter_map(|block| {
+            let why = unchecked(root, block, sources)?;
+            Some(format!("{name}:{}: {why}", block.line))
+        })
+        .collect()
+}
+
+#[test]
+fn documentation_blocks_are_each_run_or_checked() {
+    let root = root();
+    let sources = test_sources();
+    let mut total = 0;
+    let mut failures = Vec::new();
+    for document in documents() {
+        let markdown = read(&document);
+        total += blocks(&markdown).len();
+        let name = document.display().to_string();
+        failures.extend(unchecked_blocks(root, &name, &markdown, &sources));
+    }
+    assert!(
+        total > 0,
+        "no fenced block found: is the block finder broken?"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {total} documentation blocks are not checked, or show what the program \
+         does not print:\n\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
 #[test]
 fn documentation_links_lead_to_files_of_the_repository() {
     let root = root();
     let mut total = 0;
     let mut failures = Vec::new();
-    for document in documents(root) {
-        let markdown = read(root, &document);
+    for document in documents() {
+        let markdown = read(&document);
         total += links(&markdown).len();
         failures.extend(broken_links(root, &document, &markdown));
     }
@@ -499,4 +626,130 @@ y
         stdout: stdout.to_owned(),
     });
     assert_eq!(found, expected);
+}
+
+#[test]
+fn blocks_carry_their_marker_and_lines() {
+    let markdown = "\
+Prose.
+<!-- excerpt of: test shown -->
+
+```text
+a
+```
+<!-- a comment, then prose -->
+More prose.
+```sh
+ls
+```
+";
+    let found = blocks(markdown);
+    let expected = [
+        (4, "text", Some("excerpt of: test shown"), "a\n"),
+        (9, "sh", None, "ls\n"),
+    ]
+    .map(|(line, info, marker, body)| Block {
+        line,
+        info: info.to_owned(),
+        marker: marker.map(str::to_owned),
+        body: body.to_owned(),
+    });
+    assert_eq!(found, expected);
+}
+
+#[test]
+fn an_excerpt_leaves_out_runs_of_lines_and_any_text_at_an_ellipsis() {
+    let output = "one\ntwo\nthree\nfour 4.2 s\nfive\n";
+    for excerpt in [
+        "one\ntwo\nthree\nfour 4.2 s\nfive\n",
+        "one\n…\nfive\n",
+        "…\nthree\n…\n",
+        "one\n  … (two lines)\nfour … s\nfive\n",
+        "…\nfour …\n…\n",
+        "one\ntwo\nthree\nfour … s\nfive\n",
+    ] {
+        assert_eq!(excerpt_mismatch(excerpt, output), None, "{excerpt:?}");
+    }
+    for excerpt in [
+        "one\ntwo\n",                  // the end is left out unannounced
+        "two\n…\n",                    // so is the start
+        "one\n…\nthree\ntwo\n",        // out of order
+        "…\nfour s\n…\n",              // a changed line
+        "one\n…\nfour\n",              // not the last line
+        "one\ntwo\nthree\nfour … s\n", // a line short, with a wildcard
+    ] {
+        assert!(
+            excerpt_mismatch(excerpt, output).is_some(),
+            "{excerpt:?} passed"
+        );
+    }
+    let why = excerpt_mismatch("…\nthree\nfive\n…\n", output).expect("a mismatch");
+    assert!(
+        why.contains("lines 2 to 3 are not in the output after its line 0"),
+        "{why}"
+    );
+}
+
+#[test]
+fn a_block_nothing_checks_fails_naming_its_file_and_line() {
+    let markdown = "\
+```text
+shown, checked by nobody
+```
+<!-- excerpt of: $ printf 'a\\nb\\n' -->
+```text
+a
+…
+```
+<!-- excerpt of: $ printf 'a\\n' -->
+```text
+b
+```
+<!-- excerpt of: test no_such_test_anywhere -->
+```text
+x
+```
+<!-- measured: cargo bench, 2026-12-01 -->
+```text
+42 ms
+```
+<!-- measured: sometime -->
+```text
+42 ms
+```
+<!-- conversation with: sed s/^/got:/ -->
+```text
+> hello
+got:hello
+```
+<!-- wat -->
+```text
+x
+```
+```sh
+cargo test
+```
+";
+    let failures = unchecked_blocks(root(), "docs/guide.md", markdown, &test_sources());
+    let found: Vec<&str> = failures
+        .iter()
+        .map(|failure| {
+            failure
+                .split_once(": ")
+                .map_or(failure.as_str(), |(at, _)| at)
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "docs/guide.md:1",
+            "docs/guide.md:10",
+            "docs/guide.md:14",
+            "docs/guide.md:22",
+            "docs/guide.md:31"
+        ],
+        "{failures:#?}"
+    );
+    assert!(failures[0].contains("a ```text block that nothing checks"));
+    assert!(failures[2].contains("no test no_such_test_anywhere in tests/"));
 }
