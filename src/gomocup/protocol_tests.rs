@@ -517,10 +517,11 @@ fn info_with_a_bad_value_is_ignored_with_a_message() {
         let (got, brain) = talk(&format!("{input}START 19\nBEGIN\n"));
         assert_eq!(got, format!("{expected}OK\n9,9\n"), "input {input:?}");
         // The default turn (960 ms less what the new game took), not one
-        // made from the bad value.
+        // made from the bad value; a loaded machine may take a good part
+        // of a second between reading the line and asking for the move.
         let time = brain.asked[0].budget.time.unwrap_or_default();
         assert!(
-            time > Duration::from_millis(860) && time <= Duration::from_millis(960),
+            time > Duration::from_millis(360) && time <= Duration::from_millis(960),
             "input {input:?}: {time:?}"
         );
     }

@@ -308,7 +308,10 @@ fn whole_games_against_a_manager_that_waits_for_each_reply() {
     let mut manager = Manager::start();
     assert_eq!(manager.exchange("START 19"), "OK");
     // Short turns keep the test quick; the engine still blocks and wins.
-    manager.send("INFO timeout_turn 300");
+    // A node budget, not a time, makes them short: a loaded machine then
+    // gets the same moves, only later.
+    manager.send("INFO timeout_turn 600000");
+    manager.send("INFO max_node 20000");
     manager.send("INFO timeout_match 600000");
     manager.send("INFO time_left 600000");
     manager.send("INFO max_memory 83886080");
@@ -429,7 +432,8 @@ fn whole_games_on_15_and_20() {
         (15, false, false),
     ] {
         assert_eq!(manager.exchange(&format!("START {size}")), "OK");
-        manager.send("INFO timeout_turn 150");
+        manager.send("INFO timeout_turn 600000");
+        manager.send("INFO max_node 20000");
         manager.send(&format!("INFO rule {}", u8::from(exact)));
         let ending = play_sized_game(&mut manager, size, brain_first, exact);
         assert_eq!(
@@ -447,7 +451,8 @@ fn whole_games_on_15_and_20() {
 fn edges_and_corners_of_a_20_board() {
     let mut manager = Manager::start();
     assert_eq!(manager.exchange("START 20"), "OK");
-    manager.send("INFO timeout_turn 150");
+    manager.send("INFO timeout_turn 600000");
+    manager.send("INFO max_node 20000");
     let stdin = manager.stdin.as_mut().expect("stdin is open");
     // Ours (1): the corners, the centre, and 19,14 closing the top of the
     // opponent's (2) 19,15 .. 19,18, a four on the last column whose only

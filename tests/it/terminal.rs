@@ -343,8 +343,10 @@ fn term_ends_with_exit_code_1() {
 fn escape_pressed_alone_does_not_eat_the_next_key() {
     let mut t = Terminal::start(&[], false);
     t.expect("Black, move 1> ").bytes(b"\x1b");
-    // A person's next key comes long after the terminal's sequences do.
-    thread::sleep(Duration::from_millis(300));
+    // A person's next key comes long after the terminal's sequences do:
+    // long enough, too, for a loaded machine to read the lone Escape and
+    // wait its 50 ms for more before the next key is there.
+    thread::sleep(Duration::from_millis(1500));
     t.keys("[who\r");
     t.stdout_is(std::str::from_utf8(&piped(&["[who"])).expect("ASCII"));
     // An arrow key's sequence, sent at once, is still the key.
