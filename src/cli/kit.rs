@@ -322,8 +322,9 @@ pass, 1 if one fails or none was checked at all, 2 for a bad command line.
 
 Options:
   --program CMD    the program to check, with its arguments, split like a
-                   shell would (quotes work) and run without one
-                   [default: this program]
+                   shell would (quotes work) and run without one; a name
+                   without a / is looked up on PATH, as a shell would
+                   (./NAME for one in this folder) [default: this program]
   --timeout SECS   kill a run still going after this long, at least 0.001
                    [default: 10]
   --jobs N         cases run at once, at most 256 [default: twice the
@@ -357,7 +358,8 @@ DIR cannot be written), 2 for a bad command line.
 
 Options:
   --program CMD    the program to test (required), split like a shell
-                   would (quotes work) and run without one
+                   would (quotes work) and run without one; a name without
+                   a / is looked up on PATH (./NAME for one in this folder)
   --seed N         the same seed makes the same cases [default: from the clock]
   --cases N        stop after N cases [default: 1000]
   --time SECS      stop after this long instead
