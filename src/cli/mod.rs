@@ -27,6 +27,9 @@
 //!
 //! This module only sends the line to the command it names, so it is the
 //! one place that knows every command: it sits above the shells it starts.
+//! `help [SUBCOMMAND]` is `--help` by another name, and a `--program`
+//! named without a `/` that is not on `PATH` is refused here, naming
+//! `./NAME` when that is in the working folder, before the kit runs it.
 
 pub mod args;
 pub mod kit;
