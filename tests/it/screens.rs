@@ -17,7 +17,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::os::fd::OwnedFd;
 use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -33,6 +33,8 @@ struct Screen {
     child: Child,
     keys: File,
     shown: Arc<Mutex<Vec<u8>>>,
+    /// Says when the terminal has no writer left and all it held is read.
+    drained: mpsc::Receiver<()>,
     /// How much of `shown` the last wait consumed.
     seen: usize,
 }
@@ -72,17 +74,21 @@ impl Screen {
         let mut from = keys.try_clone().expect("dup the master");
         let shown = Arc::new(Mutex::new(Vec::new()));
         let into = Arc::clone(&shown);
+        let (done, drained) = mpsc::channel();
         thread::spawn(move || {
             let mut buffer = [0; 4096];
-            // A terminal whose last user has gone reads as an error (EIO).
+            // A terminal whose last user has gone reads as an error (EIO),
+            // once what it holds has been read.
             while let Ok(n @ 1..) = from.read(&mut buffer) {
                 into.lock().unwrap().extend_from_slice(&buffer[..n]);
             }
+            let _ = done.send(());
         });
         Screen {
             child,
             keys,
             shown,
+            drained,
             seen: 0,
         }
     }
@@ -113,26 +119,15 @@ impl Screen {
         self
     }
 
-    /// Waits for the program to end; the screen's lines.
+    /// Waits for the program to end and everything it wrote to be read;
+    /// the screen's lines.
     fn ended(&mut self) -> String {
-        let start = Instant::now();
-        while self.child.try_wait().expect("wait").is_none() {
-            if start.elapsed() > HANG {
-                let _ = self.child.kill();
-                panic!("no exit after {HANG:?}: killed");
-            }
-            thread::sleep(Duration::from_millis(10));
-        }
-        // The reader may still be draining the terminal: wait until what
-        // it gathered stops growing.
-        let mut last = usize::MAX;
-        loop {
-            let now = self.shown.lock().unwrap().len();
-            if now == last {
-                break;
-            }
-            last = now;
-            thread::sleep(Duration::from_millis(100));
+        if self.drained.recv_timeout(HANG).is_err() {
+            let _ = self.child.kill();
+            panic!(
+                "no end after {HANG:?}: killed; the terminal shows:\n{}",
+                render(&self.shown.lock().unwrap())
+            );
         }
         render(&self.shown.lock().unwrap())
     }
