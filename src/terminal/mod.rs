@@ -378,10 +378,11 @@ fn wrap_indented(text: &str, width: usize, indent: &str) -> String {
     out
 }
 
-/// Paragraphs, each wrapped to `width` with no indent.
+/// Paragraphs, each wrapped to `width` with no indent, and to 80
+/// columns on a wider terminal: longer lines are harder to read.
 fn paragraphs(text: &[String], width: usize) -> String {
     text.iter()
-        .map(|p| format!("{}\n", wrap_indented(p, width, "")))
+        .map(|p| format!("{}\n", wrap_indented(p, width.min(80), "")))
         .collect()
 }
 
@@ -407,9 +408,9 @@ pub fn greeting(style: Style, computer: Option<Player>, width: usize) -> String 
             .to_owned(),
     );
     text.push(match computer {
-        Some(_) => "F1 help; F2 takes back your last move and the computer's; \
-                    F3 shows what the computer thinks."
-            .to_owned(),
+        Some(_) => {
+            "F1 help; F2 takes back a pair of moves; F3 shows what the computer thinks.".to_owned()
+        }
         None => "F1 help.".to_owned(),
     });
     text.push("To stop: term, or Ctrl-D on an empty line.".to_owned());
@@ -430,7 +431,7 @@ pub fn help(style: Style, computer: Option<Player>, width: usize) -> String {
         ),
         "A point is a column letter A to S, then a row 1 to 19: J10 is the centre. The board \
          shows @ for the mist, # Black, o White, + the hole's centre, the last move in \
-         brackets."
+         brackets (a board too narrow for them names it below)."
             .to_owned(),
         "Editing: left, right, Home, End, Backspace, Delete; Ctrl-U and Ctrl-K erase before \
          and after the cursor; up and down recall lines; Ctrl-L clears the screen; Ctrl-C \

@@ -746,7 +746,7 @@ fn the_think_line_shows_the_computers_score_and_expected_line_and_f3_hides_it() 
 #[test]
 fn f1_shows_the_help_and_the_line_being_typed_waits() {
     let mut t = Terminal::start(&CPU, false);
-    t.expect("F1 help; F2 takes back")
+    t.expect("F1 help; F2 takes back a pair of moves")
         .expect("Black, move 1> ")
         .keys("wh")
         .keys(F1);
@@ -767,4 +767,197 @@ fn show_thinking_needs_the_computer() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// The screen as a person reads it, row by row: escape sequences
+/// dropped, and of each row what the last redraw (`\r`) left on it.
+fn rendered(screen: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(screen);
+    let mut plain = String::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\x1b' {
+            plain.push(c);
+            continue;
+        }
+        // `ESC [`, parameters, then a final byte from `@` to `~`.
+        if chars.next() == Some('[') {
+            for c in chars.by_ref() {
+                if ('@'..='~').contains(&c) {
+                    break;
+                }
+            }
+        }
+    }
+    plain
+        .split('\n')
+        .map(|row| {
+            let row = row.trim_end_matches('\r');
+            row.rsplit('\r').next().unwrap_or("").trim_end().to_owned()
+        })
+        .collect()
+}
+
+/// Whether `row` is what the excerpt's `line` shows, `…` standing for
+/// any text.
+fn fits(line: &str, row: &str) -> bool {
+    let line = line.trim_end();
+    let parts: Vec<&str> = line.split('…').collect();
+    let [first, middle @ .., last] = parts.as_slice() else {
+        return line == row;
+    };
+    let fits_ends =
+        row.starts_with(first) && row.ends_with(last) && row.len() >= first.len() + last.len();
+    if !fits_ends {
+        return false;
+    }
+    let mut rest = &row[first.len()..row.len() - last.len()];
+    for part in middle {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// Checks the documented screen `excerpt` against the `screen`: its lines
+/// in order, each row as shown, but where a line `… (what is left out)`
+/// stands for any rows; the excerpt may start anywhere on the screen.
+fn check_excerpt(excerpt: &[&str], screen: &[String]) -> Result<(), String> {
+    let mut at = 0;
+    let mut skipping = true;
+    for line in excerpt {
+        let bare = line.trim();
+        if bare.starts_with("… (") && bare.ends_with(')') {
+            skipping = true;
+            continue;
+        }
+        if skipping {
+            let found = screen[at..].iter().position(|row| fits(line, row));
+            let Some(k) = found else {
+                return Err(format!("no row like {line:?} after row {at}"));
+            };
+            at += k + 1;
+            skipping = false;
+        } else if screen.get(at).is_some_and(|row| fits(line, row)) {
+            at += 1;
+        } else {
+            return Err(format!(
+                "row {at} is {:?}; the excerpt has {line:?}",
+                screen.get(at)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The `text` block of docs/playing.md after the line
+/// `<!-- excerpt of the test terminal::NAME -->`.
+fn documented(name: &str) -> Vec<String> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/playing.md");
+    let guide = std::fs::read_to_string(path).expect("read the playing guide");
+    let marker = format!("<!-- excerpt of the test terminal::{name} -->\n```text\n");
+    let start = guide
+        .find(&marker)
+        .unwrap_or_else(|| panic!("no excerpt marked for {name} in docs/playing.md"))
+        + marker.len();
+    let end = start + guide[start..].find("```").expect("the block's end");
+    guide[start..end].lines().map(str::to_owned).collect()
+}
+
+/// Checks the guide's excerpt for `name` against what `t` showed.
+fn matches_the_guide(t: &Terminal, name: &str) {
+    let excerpt = documented(name);
+    let excerpt: Vec<&str> = excerpt.iter().map(String::as_str).collect();
+    let screen = rendered(&t.screen.lock().unwrap());
+    if let Err(why) = check_excerpt(&excerpt, &screen) {
+        panic!(
+            "docs/playing.md's excerpt for {name} is not what the screen shows: {why}\n\
+             the screen:\n{}",
+            screen.join("\n")
+        );
+    }
+}
+
+/// As a person runs it: stdout on the terminal, `columns` wide.
+fn on_screen(columns: u16) -> Setup {
+    Setup {
+        columns,
+        stdout_on_terminal: true,
+    }
+}
+
+#[test]
+fn the_excerpt_check_finds_what_differs() {
+    let screen: Vec<String> = ["a", "b", "White plays K9", "c", "d"]
+        .map(String::from)
+        .to_vec();
+    let ok: &[&[&str]] = &[
+        &["a", "b"],
+        &["b", "White plays …", "c"],
+        &["a", "   … (rows)", "d"],
+        &["White plays K…9", "c"],
+    ];
+    for excerpt in ok {
+        assert_eq!(check_excerpt(excerpt, &screen), Ok(()), "{excerpt:?}");
+    }
+    let wrong: &[&[&str]] = &[
+        &["a", "c"],
+        &["White plays J…"],
+        &["d", "e"],
+        &["b", "   … (x)", "a"],
+    ];
+    for excerpt in wrong {
+        assert!(check_excerpt(excerpt, &screen).is_err(), "{excerpt:?}");
+    }
+    assert_eq!(
+        rendered(b"\x1b[?2004h\rBlack> wh\x1b[K\rBlack> who\x1b[K\r\r\nB\r\n"),
+        ["Black> who", "B", ""]
+    );
+}
+
+#[test]
+fn docs_the_start_of_a_game() {
+    let mut t = Terminal::start_in(&[], false, on_screen(100));
+    for line in ["Who", "who", "place j10", "place J10"] {
+        t.expect("Black, move 1> ").keys(&format!("{line}\r"));
+    }
+    t.expect("White, move 2> ");
+    matches_the_guide(&t, "docs_the_start_of_a_game");
+}
+
+#[test]
+fn docs_the_end_of_a_game() {
+    let args = ["--moves", "A1B1A2B2A3B3A4B4"];
+    let mut t = Terminal::start_in(&args, false, on_screen(100));
+    t.expect("Black, move 9> ").keys("place A5\r");
+    t.expect("Black wins with five in a row.");
+    assert_eq!(t.exit().0, Some(0));
+    matches_the_guide(&t, "docs_the_end_of_a_game");
+}
+
+#[test]
+fn docs_a_narrow_terminal() {
+    let args = ["--moves", "A1B1A2B2A3B3A4B4"];
+    let mut t = Terminal::start_in(&args, false, on_screen(40));
+    t.expect("Black, move 9> ").keys("place A5\r");
+    t.expect("Black wins with five in a row.");
+    assert_eq!(t.exit().0, Some(0));
+    matches_the_guide(&t, "docs_a_narrow_terminal");
+}
+
+#[test]
+fn docs_a_take_back_and_the_think_line() {
+    let args = ["--cpu", "white", "--cpu-nodes", "2000", "--show-thinking"];
+    let mut t = Terminal::start_in(&args, false, on_screen(100));
+    t.expect("Black, move 1> ").keys("place J10\r");
+    t.expect("Black, move 3> ").keys("history\r");
+    t.expect("Black, move 3> ").keys(F2);
+    t.expect("Black, move 1> ").keys("history\r");
+    t.expect("Black, move 1> ").keys(F3);
+    t.expect("Black, move 1> ").keys("place K10\r");
+    t.expect("Black, move 3> ").keys("term\r");
+    assert_eq!(t.exit().0, Some(1));
+    matches_the_guide(&t, "docs_a_take_back_and_the_think_line");
 }
