@@ -961,3 +961,15 @@ fn docs_a_take_back_and_the_think_line() {
     assert_eq!(t.exit().0, Some(1));
     matches_the_guide(&t, "docs_a_take_back_and_the_think_line");
 }
+
+#[test]
+fn show_thinking_changes_nothing_through_a_pipe() {
+    let input = b"place J10\nplace K11\nhistory\n";
+    let mut args = CPU.to_vec();
+    let plain = run(&args, input).expect("run");
+    args.push("--show-thinking");
+    let thinking = run(&args, input).expect("run");
+    assert_eq!(thinking.stdout, plain.stdout);
+    assert_eq!(thinking.code, plain.code);
+    assert!(thinking.stderr.is_empty(), "{:?}", thinking.stderr);
+}
