@@ -219,17 +219,23 @@ pub fn drive<W: Write, K: Keyboard + ?Sized, S: Write>(
                 continue;
             }
             Typed::Function(THINK_KEY) => {
-                thinking = !thinking;
-                let said = match (computer, thinking) {
-                    (None, _) => "There is no computer here to think: F3 is for a game \
-                                  played with --cpu."
-                        .to_owned(),
-                    (Some(_), true) => "The think line is on: after each move the computer \
-                                        says what it thinks (F3 turns it off)."
-                        .to_owned(),
-                    (Some(_), false) => "The think line is off (F3 turns it on).".to_owned(),
+                let said = match computer {
+                    None => {
+                        "There is no computer here to think: F3 is for a game played \
+                             with --cpu."
+                    }
+                    Some(_) => {
+                        thinking = !thinking;
+                        match thinking {
+                            true => {
+                                "The think line is on: after each move the computer \
+                                     says what it thinks (F3 turns it off)."
+                            }
+                            false => "The think line is off (F3 turns it on).",
+                        }
+                    }
                 };
-                note(screen, style, &said, keyboard.width());
+                note(screen, style, said, keyboard.width());
                 continue;
             }
             Typed::Function(_) => continue,
@@ -256,11 +262,11 @@ fn take_back<W: Write>(session: &mut Session<W>, computer: Option<Player>, start
     // At a prompt it is the person's turn, so the last move is the
     // computer's and the one before it the person's.
     let [.., mine, its] = moves else {
-        return "Nothing to take back: you have not moved yet.".to_owned();
+        return "Nothing to take back: the game stands where it began.".to_owned();
     };
     let (mine, its) = (*mine, *its);
     if moves.len() < start + 2 || !session.take_back(2) {
-        return "Nothing to take back: you have not moved yet.".to_owned();
+        return "Nothing to take back: the game stands where it began.".to_owned();
     }
     format!(
         "Taken back: your {mine} and {}'s {its}. {} to move.",
@@ -769,7 +775,7 @@ mod tests {
             })
         );
         for expected in [
-            "Nothing to take back: you have not moved yet.",
+            "Nothing to take back: the game stands where it began.",
             "Taken back: your A1 and White's B1. Black to move.",
             "Taken back: your A2 and White's B2. Black to move.",
         ] {

@@ -707,7 +707,7 @@ fn a_take_back_prints_nothing_and_stdout_answers_the_game_as_it_now_stands() {
 fn a_take_back_before_any_move_takes_nothing() {
     let mut t = Terminal::start(&CPU, false);
     t.expect("Black, move 1> ").keys(F2);
-    t.expect("Nothing to take back: you have not moved yet.")
+    t.expect("Nothing to take back: the game stands where it began.")
         .expect("Black, move 1> ")
         .keys("history\r");
     t.stdout_is("\n");
