@@ -24,7 +24,8 @@
 //!   every byte printed on stdout ([`controller::text`]), and the computer
 //!   opponent behind `--cpu`.
 //! - The shells, each over the layers above and never over each other:
-//!   [`terminal`] (a person typing: our own line editor, boards, hints),
+//!   [`terminal`] (a person typing: our own line editor, boards, hints,
+//!   take-backs and the computer's think line),
 //!   [`gomocup`] (the Gomocup brain), [`conform`] (`check`, `fuzz` and
 //!   `cover`: other implementations run against cases and the reference,
 //!   each disagreement blamed on a clause of the contract). What two

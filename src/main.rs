@@ -40,7 +40,10 @@ fn main() -> ExitCode {
     };
     let opponent = play.cpu.map(Cpu::opponent);
     if !play.plain && io::stdin().is_terminal() && terminal::available() {
-        let ended = terminal::play(play.game, play.settings, opponent);
+        let options = terminal::Options {
+            show_thinking: play.show_thinking,
+        };
+        let ended = terminal::play(play.game, play.settings, opponent, options);
         return match ended {
             Ok(stop) => ExitCode::from(stop.exit_code()),
             Err(TerminalError::Write(e)) => failed(&SessionError::Write(e)),

@@ -24,6 +24,7 @@ pub const PLAY: &[Spec] = &[
     Spec::valued("--level", "N"),
     Spec::valued("--cpu-time", "MS"),
     Spec::valued("--cpu-nodes", "N"),
+    Spec::flag("--show-thinking"),
     args::HELP,
     args::VERSION,
 ];
@@ -59,6 +60,9 @@ Options:
       --cpu-nodes <N>    instead of a level, the computer's search budget for a
                          move, in positions; alone, the same position always
                          gets the same move
+      --show-thinking    at a terminal, after each of the computer's moves, a
+                         line with its score and the line it expects (F3 at
+                         the terminal turns it on and off); never on stdout
   -h, --help             print this help and exit
   -V, --version          print the version and exit
 
@@ -90,6 +94,8 @@ pub struct Play {
     pub plain: bool,
     /// `--cpu` and its budget: the colour the computer plays.
     pub cpu: Option<Cpu>,
+    /// `--show-thinking`: at a terminal, the computer's think line.
+    pub show_thinking: bool,
 }
 
 /// Reads the game's options.
@@ -122,11 +128,17 @@ pub fn parse(args: Vec<OsString>) -> Result<Play, CliError> {
         board: given.flag("--board"),
         crlf: given.flag("--crlf"),
     };
+    let show_thinking = given.flag("--show-thinking");
+    let cpu = cpu(&given)?;
+    if show_thinking && cpu.is_none() {
+        return Err(CliError::Needs("--show-thinking", "--cpu"));
+    }
     Ok(Play {
         game,
         settings,
         plain: given.flag("--plain"),
-        cpu: cpu(&given)?,
+        cpu,
+        show_thinking,
     })
 }
 

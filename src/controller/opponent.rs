@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::engine::{DEFAULT_MEMORY, Engine, Limits};
+use crate::engine::{DEFAULT_MEMORY, Engine, Limits, Thought};
 use crate::rules::game::{Ending, Game};
 use crate::rules::player::Player;
 use crate::rules::point::{Column, Point, Row};
@@ -15,6 +15,14 @@ pub trait Opponent {
     fn colour(&self) -> Player;
     /// Its move in `game` (its turn, game not over). `None` only if the board is full.
     fn choose(&mut self, game: &Game) -> Option<Point>;
+    /// What its search made of the position it last moved in: the score
+    /// and the line it expects. `None` if it did not search.
+    fn thought(&self) -> Option<&Thought> {
+        None
+    }
+    /// Moves were taken back: it forgets what it learnt, so that from
+    /// here it plays as it would in a new game started from this position.
+    fn forget(&mut self) {}
 }
 
 /// The computer: the search engine playing one colour, within limits
@@ -25,6 +33,8 @@ pub struct Computer {
     limits: Limits,
     /// Level 1's imprecision: it does not search at all (see [`careless`]).
     careless: bool,
+    /// Its last search's result.
+    thought: Option<Thought>,
 }
 
 impl Computer {
@@ -35,6 +45,7 @@ impl Computer {
             engine: Engine::new(DEFAULT_MEMORY),
             limits,
             careless: false,
+            thought: None,
         }
     }
 
@@ -144,15 +155,27 @@ impl Opponent for Computer {
             return careless(game);
         }
         let board = game.board();
-        let thought = self
+        self.thought = self
             .engine
             .think(board, game.to_move(), game.rule(), self.limits);
         // The engine only offers empty points; should it ever not, any
         // empty point keeps the game legal.
-        thought
+        self.thought
+            .as_ref()
             .map(|t| t.best)
             .filter(|&p| board.get(p).is_none())
             .or_else(|| Point::all().find(|&p| board.get(p).is_none()))
+    }
+
+    fn thought(&self) -> Option<&Thought> {
+        self.thought.as_ref()
+    }
+
+    fn forget(&mut self) {
+        // A fresh table and history: the same as the engine of a new
+        // game, so a node budget gives the move a new game would get.
+        self.engine.reset(DEFAULT_MEMORY);
+        self.thought = None;
     }
 }
 

@@ -103,6 +103,36 @@ impl<W: Write> Session<W> {
         self.opponent.as_ref().map(|o| o.colour())
     }
 
+    /// Takes back the last `moves` moves, as if they had never been
+    /// played: the game, and every reply from now on, are those of the
+    /// game without them (`history` among them); the opponent, if any,
+    /// forgets what it learnt. Nothing is printed. Returns `false`, and
+    /// changes nothing, if fewer moves were played.
+    pub fn take_back(&mut self, moves: usize) -> bool {
+        let played = self.game.moves();
+        let Some(kept) = played.len().checked_sub(moves) else {
+            return false;
+        };
+        let mut game = Game::new(self.game.rule());
+        for &p in &played[..kept] {
+            // Each was placed before, in this order, without ending the
+            // game: each is placed again the same way.
+            let _ = game.place(p);
+        }
+        self.game = game;
+        text::history_line(&mut self.history, self.game.moves());
+        self.update_fixed();
+        if let Some(opponent) = self.opponent.as_deref_mut() {
+            opponent.forget();
+        }
+        true
+    }
+
+    /// The opponent, if there is one.
+    pub fn opponent(&self) -> Option<&dyn Opponent> {
+        self.opponent.as_deref()
+    }
+
     /// Renews the replies that depend on the position.
     fn update_fixed(&mut self) {
         // A `view` line always fits a block, so `Block::new` never cuts it.

@@ -64,6 +64,9 @@ pub enum Edited {
     End,
     /// Ctrl-L: clear the screen, then draw the line again.
     Clear,
+    /// A function key: the line stays as it is, for the caller to act on
+    /// the key and then prompt again.
+    Function(u8),
 }
 
 impl Line {
@@ -109,6 +112,7 @@ impl Line {
                 return Edited::Dropped;
             }
             Key::Clear => return Edited::Clear,
+            Key::Function(n) => return Edited::Function(n),
             Key::Ignored => {}
         }
         Edited::Redraw
@@ -149,6 +153,83 @@ impl Line {
             .filter(|u| u.cells > 0 || u.start == 0)
             .map(|u| u.start)
             .chain(std::iter::once(self.bytes.len()))
+    }
+
+    /// Applies the keys waiting in `keys`, and adds to `out` what the
+    /// terminal must show for them; what was typed, once a key ends the
+    /// read, or `None` while more keys are needed. Pure, so the editor's
+    /// screen is tested without a terminal.
+    ///
+    /// Keys that came together (typed fast, or sent by a script) are drawn
+    /// once, after the last of them; a key that ends the read first shows
+    /// the line as it then stands, so that what stays on the screen is
+    /// never a line already edited away.
+    pub fn take(
+        &mut self,
+        keys: &mut Keys,
+        prompt: &str,
+        width: usize,
+        out: &mut Vec<u8>,
+    ) -> Option<Typed> {
+        let mut stale = false;
+        for key in keys.by_ref() {
+            // What is dropped stays on the screen, whole, before `^C`.
+            if key == Key::Interrupt {
+                out.extend(self.draw_whole(prompt, width));
+            }
+            match self.key(key) {
+                Edited::Redraw => stale = true,
+                Edited::Done(line) => {
+                    // What stays on the screen is the line as entered.
+                    // Keys after it (the rest of a paste, or typed ahead)
+                    // wait for the next prompt.
+                    let done = Line {
+                        cursor: line.len(),
+                        bytes: line.clone(),
+                        ..Line::default()
+                    };
+                    out.extend(done.draw(prompt, width));
+                    out.extend_from_slice(b"\r\n");
+                    return Some(Typed::Line(line));
+                }
+                Edited::Dropped => {
+                    out.extend_from_slice(b"^C\r\n");
+                    return Some(Typed::Interrupted);
+                }
+                Edited::End => {
+                    if stale {
+                        out.extend(self.draw(prompt, width));
+                    }
+                    out.extend_from_slice(b"\r\n");
+                    return Some(Typed::End);
+                }
+                Edited::Clear => {
+                    out.extend_from_slice(CLEAR_SCREEN);
+                    stale = true;
+                }
+                Edited::Function(n) => {
+                    // The prompt goes; it comes back, with the line as it
+                    // was, after what the key shows.
+                    out.push(b'\r');
+                    out.extend_from_slice(ERASE_LINE);
+                    return Some(Typed::Function(n));
+                }
+            }
+        }
+        if stale {
+            out.extend(self.draw(prompt, width));
+        }
+        None
+    }
+
+    /// As [`Line::draw`], with the cursor at the end.
+    fn draw_whole(&self, prompt: &str, width: usize) -> Vec<u8> {
+        Line {
+            bytes: self.bytes.clone(),
+            cursor: self.bytes.len(),
+            ..Line::default()
+        }
+        .draw(prompt, width)
     }
 
     /// The bytes that draw `prompt` and the line on the terminal's current
@@ -308,39 +389,15 @@ impl Keyboard for Editor {
         let drawn = self.line.draw(prompt, width);
         self.write(&drawn);
         let mut buffer = [0; 4096];
+        let mut out = Vec::new();
         loop {
-            while let Some(key) = self.keys.next() {
-                let edited = self.line.key(key);
-                match edited {
-                    Edited::Redraw => {}
-                    Edited::Done(line) => {
-                        // What stays on the screen is the line as entered.
-                        // Keys after it (the rest of a paste, or typed
-                        // ahead) wait for the next prompt.
-                        let done = Line {
-                            cursor: line.len(),
-                            bytes: line.clone(),
-                            ..Line::default()
-                        };
-                        let mut out = done.draw(prompt, width);
-                        out.extend_from_slice(b"\r\n");
-                        self.write(&out);
-                        return Ok(Typed::Line(line));
-                    }
-                    Edited::Dropped => {
-                        self.write(b"^C\r\n");
-                        return Ok(Typed::Interrupted);
-                    }
-                    Edited::End => {
-                        self.write(b"\r\n");
-                        return Ok(Typed::End);
-                    }
-                    Edited::Clear => self.write(CLEAR_SCREEN),
-                }
-                if self.keys.is_empty() {
-                    let drawn = self.line.draw(prompt, width);
-                    self.write(&drawn);
-                }
+            out.clear();
+            let typed = self.line.take(&mut self.keys, prompt, width, &mut out);
+            if !out.is_empty() {
+                self.write(&out);
+            }
+            if let Some(typed) = typed {
+                return Ok(typed);
             }
             if self.keys.in_escape() && !self.ready_within(ESCAPE_WAIT)? {
                 self.keys.escape_timed_out();
@@ -425,6 +482,59 @@ mod tests {
         assert_eq!(got, [Edited::Done(b"who".to_vec())]);
         let got = typed(&mut line, b"abc\x02\x0b\x15who\r");
         assert_eq!(got, [Edited::Done(b"who".to_vec())]);
+    }
+
+    /// What `take` shows and returns for `bytes` typed at once on a fresh
+    /// line after the prompt `> `.
+    fn taken(bytes: &[u8]) -> (Vec<u8>, Option<Typed>) {
+        let mut keys = Keys::default();
+        keys.push(bytes);
+        let mut out = Vec::new();
+        let typed = Line::default().take(&mut keys, "> ", 80, &mut out);
+        (out, typed)
+    }
+
+    #[test]
+    fn keys_that_end_the_read_first_show_the_line_as_it_stands() {
+        // Ctrl-D right after Ctrl-U, in one read: the line is empty, so it
+        // ends as at an empty prompt, and the screen shows the empty line,
+        // not the `^Z` typed before (the bug: it was never drawn again).
+        let cases: &[(&[u8], &[u8], Option<Typed>)] = &[
+            (b"\x1a\x15\x04", b"\r> \x1b[K\r\n", Some(Typed::End)),
+            (b"ab\x7f\x7f\x04", b"\r> \x1b[K\r\n", Some(Typed::End)),
+            (b"ab\x01\x0b\x04", b"\r> \x1b[K\r\n", Some(Typed::End)),
+            // A Ctrl-D with something left deletes, and waits for more.
+            (b"ab\x01\x04", b"\r> b\x1b[K\x1b[1D", None),
+            // Ctrl-C shows what it dropped, whole, wherever the cursor was.
+            (
+                b"resi\x02\x02\x03",
+                b"\r> resi\x1b[K^C\r\n",
+                Some(Typed::Interrupted),
+            ),
+            // A function key clears the prompt's row and keeps the line.
+            (b"wh\x1bOP", b"\r\x1b[K", Some(Typed::Function(1))),
+        ];
+        for (bytes, shown, typed) in cases {
+            let (out, got) = taken(bytes);
+            assert_eq!(
+                (out.escape_ascii().to_string(), &got),
+                (shown.escape_ascii().to_string(), typed),
+                "{}",
+                bytes.escape_ascii()
+            );
+        }
+    }
+
+    #[test]
+    fn a_function_key_leaves_the_line_for_the_next_prompt() {
+        let mut line = Line::default();
+        let mut keys = Keys::default();
+        keys.push(b"wh\x1bOQo\r");
+        let mut out = Vec::new();
+        let first = line.take(&mut keys, "> ", 80, &mut out);
+        assert_eq!(first, Some(Typed::Function(2)));
+        let second = line.take(&mut keys, "> ", 80, &mut out);
+        assert_eq!(second, Some(Typed::Line(b"who".to_vec())));
     }
 
     #[test]

@@ -35,6 +35,9 @@ pub enum Key {
     KillBefore,
     /// Ctrl-K: everything from the cursor on goes.
     KillAfter,
+    /// A function key, F1 to F5: never a byte of a line, so the terminal
+    /// may give it a meaning of its own without any line changing.
+    Function(u8),
     /// An escape sequence this editor has no use for.
     Ignored,
 }
@@ -176,6 +179,14 @@ impl Keys {
     /// byte after `ESC` (Alt and a key) drops the `ESC` alone.
     fn escape(&mut self) -> Option<(Key, usize)> {
         match *self.bytes.get(1)? {
+            // The Linux console's F1 to F5: `ESC [ [ A` to `ESC [ [ E`.
+            b'[' if *self.bytes.get(2)? == b'[' => {
+                let key = match *self.bytes.get(3)? {
+                    last @ b'A'..=b'E' => Key::Function(last - b'A' + 1),
+                    _ => Key::Ignored,
+                };
+                Some((key, 4))
+            }
             b'[' => {
                 let params: Vec<u8> = self
                     .bytes
@@ -190,7 +201,14 @@ impl Keys {
                 sequence.push(last);
                 Some((self.csi(&sequence), used))
             }
-            b'O' => Some((arrow(*self.bytes.get(2)?), 3)),
+            b'O' => {
+                let last = *self.bytes.get(2)?;
+                let key = match last {
+                    b'P'..=b'S' => Key::Function(last - b'P' + 1),
+                    _ => arrow(last),
+                };
+                Some((key, 3))
+            }
             _ => Some((Key::Ignored, 1)),
         }
     }
@@ -209,6 +227,12 @@ impl Keys {
             b"1~" | b"7~" => Key::Home,
             b"4~" | b"8~" => Key::End,
             b"3~" => Key::Delete,
+            // rxvt's and PuTTY's F1 to F5; xterm's F5.
+            b"11~" => Key::Function(1),
+            b"12~" => Key::Function(2),
+            b"13~" => Key::Function(3),
+            b"14~" => Key::Function(4),
+            b"15~" => Key::Function(5),
             [last] => arrow(*last),
             _ => Key::Ignored,
         }
@@ -271,6 +295,23 @@ mod tests {
                 &[Byte(0), Byte(b'\t'), Byte(0xff), Byte(0xc3)],
             ),
             (b"\x1b[1;5C\x1bx", &[Ignored, Ignored, Byte(b'x')]),
+            // F1 to F3 as xterm, rxvt and the Linux console send them;
+            // with a modifier, a function key means nothing here.
+            (
+                b"\x1bOP\x1bOQ\x1bOR\x1b[11~\x1b[12~\x1b[13~\x1b[[A\x1b[[B\x1b[[C",
+                &[
+                    Function(1),
+                    Function(2),
+                    Function(3),
+                    Function(1),
+                    Function(2),
+                    Function(3),
+                    Function(1),
+                    Function(2),
+                    Function(3),
+                ],
+            ),
+            (b"\x1b[1;2P\x1b[[Zx", &[Ignored, Ignored, Byte(b'x')]),
         ];
         for &(bytes, expected) in cases {
             assert_eq!(keys(bytes), expected, "{}", bytes.escape_ascii());

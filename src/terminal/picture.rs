@@ -1,19 +1,26 @@
 //! Pictures of the board for a person: the whole 19×19 board with the mist
 //! drawn over all but the hole, the last move bracketed, and at the end
-//! the mist lifted and the winning line marked. Pure: a game in, a
-//! `String` out.
+//! the mist lifted and the winning line marked. Pure: a game and the
+//! terminal's width in, a `String` out.
 //!
 //! Without colour the picture says everything by its characters; colour
-//! only repeats it (see [`Style`]).
+//! only repeats it (see [`Style`]). The mist is drawn as `--board` draws
+//! it on stdout ([`text::MIST`]), so the program has one symbol for it.
 //!
 //! ```text
-//! 19 ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~
+//! 19 @ @ @ @ @ @ @ @ @ @ @ @ @ @ @ @ @ @ @
 //! ...
-//! 10 ~ ~ ~ ~ ~ ~ . . .[#]. . . ~ ~ ~ ~ ~ ~
+//! 10 @ @ @ @ @ @ . . .[#]. . . @ @ @ @ @ @
 //! ...
 //!    A B C D E F G H I J K L M N O P Q R S
 //! ```
+//!
+//! A terminal too narrow for that (41 columns, and one to spare) gets the
+//! [compact](Layout::Compact) picture, 22 columns, with no space between
+//! points; the legend then names the last move, which has no room for
+//! brackets.
 
+use crate::controller::text;
 use crate::rules::board::DIRECTIONS;
 use crate::rules::game::Game;
 use crate::rules::mist;
@@ -22,8 +29,8 @@ use crate::rules::point::{Column, Point, Row};
 
 use super::style::{Paint, Style};
 
-/// A point hidden by the mist.
-pub const MIST: char = '~';
+/// A point hidden by the mist: the same as `--board`'s.
+pub const MIST: char = text::MIST as char;
 /// The empty centre of the hole.
 pub const CENTRE: char = '+';
 /// A black stone of the winning line.
@@ -31,31 +38,112 @@ pub const BLACK_WIN: char = 'X';
 /// A white stone of the winning line.
 pub const WHITE_WIN: char = 'O';
 
+/// How a picture is laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// A space between points, where the last move's brackets go.
+    Spaced,
+    /// No space between points: the last move is named in the legend.
+    Compact,
+}
+
+impl Layout {
+    /// The widest layout a terminal `width` columns wide shows without
+    /// wrapping a row: a row fills at most all columns but the last,
+    /// since some terminals wrap a line that reaches it.
+    pub const fn fitting(width: usize) -> Layout {
+        match width > Layout::Spaced.width() {
+            true => Layout::Spaced,
+            false => Layout::Compact,
+        }
+    }
+
+    /// The columns a row takes.
+    pub const fn width(self) -> usize {
+        match self {
+            Layout::Spaced => 3 + 2 * Column::ALL.len(),
+            Layout::Compact => 3 + Column::ALL.len(),
+        }
+    }
+}
+
 /// The board as the player to move may see it: the hole around the
 /// centre, the rest in mist, and the last move bracketed (it was just
-/// announced, so it is no secret even in the mist).
-pub fn misty(game: &Game, style: Style) -> String {
+/// announced, so it is no secret even in the mist). Laid out to fit
+/// `width` columns.
+pub fn misty(game: &Game, style: Style, width: usize) -> String {
+    let layout = Layout::fitting(width);
     let last = game.moves().last().copied();
-    let mut out = draw(game, Some(game.centre()), last, &[], style);
+    let mut out = draw(game, Some(game.centre()), last, &[], style, layout);
+    let mut items = vec![
+        "# Black".to_owned(),
+        "o White".to_owned(),
+        format!("{MIST} mist"),
+        format!("{CENTRE} hole centre {}", game.centre()),
+    ];
     let last_text = last.map_or_else(|| "none yet".to_owned(), |p| p.to_string());
-    out.push_str(&format!(
-        "   # Black  o White  {MIST} mist  {CENTRE} hole centre {}  [ ] last move {last_text}\n",
-        game.centre()
-    ));
+    items.push(match layout {
+        Layout::Spaced => format!("[ ] last move {last_text}"),
+        Layout::Compact => format!("last move {last_text}"),
+    });
+    out.push_str(&legend(&items, width));
+    out.push_str(&too_narrow(width));
     out
 }
 
 /// The whole board with the mist lifted, the last move bracketed and
-/// `line`'s stones drawn as [`BLACK_WIN`] or [`WHITE_WIN`].
-pub fn lifted(game: &Game, line: &[Point], style: Style) -> String {
+/// `line`'s stones drawn as [`BLACK_WIN`] or [`WHITE_WIN`], laid out to
+/// fit `width` columns.
+pub fn lifted(game: &Game, line: &[Point], style: Style, width: usize) -> String {
+    let layout = Layout::fitting(width);
     let last = game.moves().last().copied();
-    let mut out = draw(game, None, last, line, style);
-    out.push_str("   # Black  o White  [ ] last move");
+    let mut out = draw(game, None, last, line, style, layout);
+    let mut items = vec!["# Black".to_owned(), "o White".to_owned()];
+    items.push(match (layout, last) {
+        (Layout::Spaced, _) => "[ ] last move".to_owned(),
+        (Layout::Compact, Some(p)) => format!("last move {p}"),
+        (Layout::Compact, None) => "last move none".to_owned(),
+    });
     if !line.is_empty() {
-        out.push_str(&format!("  {BLACK_WIN} {WHITE_WIN} the winning line"));
+        items.push(format!("{BLACK_WIN} {WHITE_WIN} the winning line"));
+    }
+    out.push_str(&legend(&items, width));
+    out.push_str(&too_narrow(width));
+    out
+}
+
+/// The legend's `items` under the board, two spaces apart, on as many
+/// lines as `width` needs; an item is never split.
+fn legend(items: &[String], width: usize) -> String {
+    const INDENT: &str = "   ";
+    let mut out = String::from(INDENT);
+    let mut column = INDENT.len();
+    for (n, item) in items.iter().enumerate() {
+        let cells = item.chars().count();
+        if n > 0 && column + 2 + cells >= width {
+            out.push('\n');
+            out.push_str(INDENT);
+            column = INDENT.len();
+        } else if n > 0 {
+            out.push_str("  ");
+            column += 2;
+        }
+        out.push_str(item);
+        column += cells;
     }
     out.push('\n');
     out
+}
+
+/// Below the narrowest picture, a line saying how wide it needs to be.
+fn too_narrow(width: usize) -> String {
+    let needs = Layout::Compact.width() + 1;
+    match width < needs {
+        true => {
+            format!("(The board needs a terminal {needs} columns wide; this one has {width}.)\n")
+        }
+        false => String::new(),
+    }
 }
 
 /// The stones of every winning line through the last move, if it made
@@ -91,16 +179,19 @@ pub fn winning_line(game: &Game) -> Vec<Point> {
     line
 }
 
-/// Rows 19 down to 1, each labelled; a separator before and after each
-/// point, where the last move's brackets go; the column letters below.
+/// Rows 19 down to 1, each labelled; spaced, a separator before and
+/// after each point, where the last move's brackets go; the column
+/// letters below.
 fn draw(
     game: &Game,
     centre: Option<Point>,
     last: Option<Point>,
     line: &[Point],
     style: Style,
+    layout: Layout,
 ) -> String {
     let board = game.board();
+    let spaced = layout == Layout::Spaced;
     let mut out = String::new();
     for row in Row::ALL.into_iter().rev() {
         out.push_str(&format!("{:>2}", row.number()));
@@ -109,9 +200,14 @@ fn draw(
             separators[p.column().index()] = "[";
             separators[p.column().index() + 1] = "]";
         }
+        if !spaced {
+            out.push(' ');
+        }
         for column in Column::ALL {
             let p = Point::new(column, row);
-            push_separator(&mut out, separators[column.index()], style);
+            if spaced {
+                push_separator(&mut out, separators[column.index()], style);
+            }
             let stone = board.get(p);
             let (symbol, paint) = match (stone, centre) {
                 _ if line.contains(&p) => match stone {
@@ -124,14 +220,26 @@ fn draw(
                 (Some(Player::Black), _) => ('#', Paint::Black),
                 (Some(Player::White), _) => ('o', Paint::White),
             };
+            // Compact, colour alone marks the last move on the board.
+            let paint = match spaced || last != Some(p) || line.contains(&p) {
+                true => paint,
+                false => Paint::Mark,
+            };
             out.push_str(&style.paint(paint, &symbol.to_string()));
         }
-        push_separator(&mut out, separators[Column::ALL.len()], style);
+        if spaced {
+            push_separator(&mut out, separators[Column::ALL.len()], style);
+        }
         out.push('\n');
     }
     out.push_str("  ");
-    for column in Column::ALL {
+    if !spaced {
         out.push(' ');
+    }
+    for column in Column::ALL {
+        if spaced {
+            out.push(' ');
+        }
         out.push(char::from(column.letter()));
     }
     out.push('\n');
@@ -175,14 +283,14 @@ mod tests {
 
     #[test]
     fn before_any_move_only_the_hole_around_j10_is_clear() {
-        let picture = misty(&Game::new(Rule::Freestyle), Style::new(false));
+        let picture = misty(&Game::new(Rule::Freestyle), Style::new(false), 80);
         assert_eq!(
             row(&picture, 10),
-            "10 ~ ~ ~ ~ ~ ~ . . . + . . . ~ ~ ~ ~ ~ ~ "
+            "10 @ @ @ @ @ @ . . . + . . . @ @ @ @ @ @ "
         );
         assert_eq!(
             row(&picture, 14),
-            "14 ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ "
+            "14 @ @ @ @ @ @ @ @ @ @ @ @ @ @ @ @ @ @ @ "
         );
         assert_eq!(picture.lines().count(), 21, "{picture}");
     }
@@ -190,14 +298,14 @@ mod tests {
     #[test]
     fn the_last_move_is_bracketed_even_in_the_mist() {
         // After A1 the hole is at M3: A1 itself lies in the mist.
-        let picture = misty(&game(&["A1"], Rule::Freestyle), Style::new(false));
+        let picture = misty(&game(&["A1"], Rule::Freestyle), Style::new(false), 80);
         assert_eq!(
             row(&picture, 1),
-            " 1[#]~ ~ ~ ~ ~ ~ ~ ~ . . . . . . . ~ ~ ~ "
+            " 1[#]@ @ @ @ @ @ @ @ . . . . . . . @ @ @ "
         );
         assert_eq!(
             row(&picture, 3),
-            " 3 ~ ~ ~ ~ ~ ~ ~ ~ ~ . . . + . . . ~ ~ ~ "
+            " 3 @ @ @ @ @ @ @ @ @ . . . + . . . @ @ @ "
         );
         assert!(picture.contains("hole centre M3"), "{picture}");
     }
@@ -210,7 +318,7 @@ mod tests {
         );
         let line = winning_line(&g);
         assert_eq!(line, points(&["A1", "A2", "A3", "A4", "A5"]));
-        let picture = lifted(&g, &line, Style::new(false));
+        let picture = lifted(&g, &line, Style::new(false), 80);
         assert_eq!(
             row(&picture, 5),
             " 5[X]. . . . . . . . . . . . . . . . . . "
@@ -253,8 +361,46 @@ mod tests {
     }
 
     #[test]
+    fn a_narrow_terminal_gets_the_compact_picture() {
+        assert_eq!(Layout::fitting(42), Layout::Spaced);
+        assert_eq!(Layout::fitting(41), Layout::Compact);
+        let g = game(&["A1"], Rule::Freestyle);
+        let picture = misty(&g, Style::new(false), 40);
+        assert_eq!(row(&picture, 1), " 1 #@@@@@@@@.......@@@");
+        assert_eq!(row(&picture, 3), " 3 @@@@@@@@@...+...@@@");
+        assert!(picture.contains("\n   ABCDEFGHIJKLMNOPQRS\n"), "{picture}");
+        assert!(picture.contains("last move A1"), "{picture}");
+        assert!(!picture.contains('['), "{picture}");
+        for line in picture.lines() {
+            assert!(line.chars().count() < 40, "wider than 39: {line:?}");
+        }
+        let lifted = lifted(&g, &[], Style::new(false), 30);
+        assert_eq!(row(&lifted, 1), " 1 #..................");
+        assert!(lifted.lines().all(|l| l.chars().count() < 30), "{lifted}");
+        // Narrower than even that: the picture says what it needs.
+        let narrow = misty(&g, Style::new(false), 20);
+        assert!(
+            narrow.ends_with("needs a terminal 23 columns wide; this one has 20.)\n"),
+            "{narrow}"
+        );
+    }
+
+    #[test]
+    fn the_legend_wraps_between_its_items() {
+        let picture = misty(&game(&["A1"], Rule::Freestyle), Style::new(false), 50);
+        let legend: Vec<&str> = picture.lines().skip(20).collect();
+        assert_eq!(
+            legend,
+            [
+                "   # Black  o White  @ mist  + hole centre M3",
+                "   [ ] last move A1"
+            ]
+        );
+    }
+
+    #[test]
     fn colour_wraps_symbols_but_keeps_them() {
-        let picture = misty(&game(&["J10"], Rule::Freestyle), Style::new(true));
+        let picture = misty(&game(&["J10"], Rule::Freestyle), Style::new(true), 80);
         assert!(picture.contains("\x1b["), "no colour in {picture:?}");
         assert!(picture.contains('#'), "{picture:?}");
     }

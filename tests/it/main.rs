@@ -17,7 +17,6 @@ mod model;
 mod options;
 mod pipes;
 mod readme;
-mod screens;
 mod stdout;
 mod streams;
 mod terminal;

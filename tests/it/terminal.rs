@@ -19,6 +19,7 @@ use rustix::process::{Pid, Signal, kill_process};
 use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
 use rustix::termios::{LocalModes, Winsize, tcgetattr, tcsetwinsize};
 
+use crate::common::docs::assert_shown_in_docs;
 use crate::common::{BIN, HANG, run};
 
 /// Bytes a reader thread has gathered so far.
@@ -49,8 +50,29 @@ fn gather(mut from: impl Read + Send + 'static) -> (Gathered, JoinHandle<()>) {
     (gathered, reader)
 }
 
+/// Where the program runs: the terminal's width, and whether stdout goes
+/// to the terminal too, as when a person runs it, or to a pipe.
+#[derive(Clone, Copy)]
+struct Setup {
+    columns: u16,
+    stdout_on_terminal: bool,
+}
+
+impl Default for Setup {
+    fn default() -> Setup {
+        Setup {
+            columns: 100,
+            stdout_on_terminal: false,
+        }
+    }
+}
+
 impl Terminal {
     fn start(args: &[&str], colour: bool) -> Terminal {
+        Terminal::start_in(args, colour, Setup::default())
+    }
+
+    fn start_in(args: &[&str], colour: bool, setup: Setup) -> Terminal {
         let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY | OpenptFlags::CLOEXEC)
             .expect("open a pseudo-terminal");
         grantpt(&master).expect("grantpt");
@@ -58,7 +80,7 @@ impl Terminal {
         let name = ptsname(&master, Vec::new()).expect("ptsname");
         let size = Winsize {
             ws_row: 50,
-            ws_col: 100,
+            ws_col: setup.columns,
             ws_xpixel: 0,
             ws_ypixel: 0,
         };
@@ -74,16 +96,25 @@ impl Terminal {
             .args(["--wait", "--ctty", BIN])
             .args(args)
             .env("TERM", "xterm")
-            .stdin(Stdio::from(slave.try_clone().expect("dup")))
-            .stderr(Stdio::from(slave))
-            .stdout(Stdio::piped());
+            .stdin(Stdio::from(slave.try_clone().expect("dup")));
+        match setup.stdout_on_terminal {
+            true => command.stdout(Stdio::from(slave.try_clone().expect("dup"))),
+            false => command.stdout(Stdio::piped()),
+        };
+        command.stderr(Stdio::from(slave));
         match colour {
             true => command.env_remove("NO_COLOR"),
             false => command.env("NO_COLOR", "1"),
         };
         let mut child = command.spawn().expect("start the binary under setsid");
         drop(command); // closes our copies of the slave side
-        let (stdout, stdout_reader) = gather(child.stdout.take().expect("stdout pipe"));
+        let (stdout, stdout_reader) = match child.stdout.take() {
+            Some(pipe) => {
+                let (stdout, reader) = gather(pipe);
+                (stdout, Some(reader))
+            }
+            None => (Gathered::default(), None),
+        };
         let master = File::from(master);
         let (screen, _) = gather(master.try_clone().expect("dup the master"));
         Terminal {
@@ -91,7 +122,7 @@ impl Terminal {
             keys: master,
             screen,
             stdout,
-            stdout_reader: Some(stdout_reader),
+            stdout_reader,
             seen: 0,
         }
     }
@@ -173,6 +204,11 @@ impl Terminal {
     fn screen(&self) -> String {
         String::from_utf8_lossy(&self.screen.lock().unwrap()).into_owned()
     }
+
+    /// The screen's lines as a person reads them ([`render`]).
+    fn shown(&self) -> String {
+        render(&self.screen.lock().unwrap())
+    }
 }
 
 impl Drop for Terminal {
@@ -180,6 +216,14 @@ impl Drop for Terminal {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// What the plain program run with `args` prints for `lines` through
+/// pipes.
+fn piped_with(args: &[&str], lines: &[&str]) -> String {
+    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let out = run(args, input.as_bytes()).expect("plain run").stdout;
+    String::from_utf8(out).expect("the replies are ASCII")
 }
 
 /// What the plain program prints for `lines` through pipes.
@@ -549,4 +593,349 @@ fn a_long_hint_is_cut_and_wrapped_at_word_boundaries() {
         ),
         "{joined}"
     );
+}
+
+/// F1, F2 and F3 as xterm (and tmux) send them.
+const F1: &str = "\x1bOP";
+const F2: &str = "\x1bOQ";
+const F3: &str = "\x1bOR";
+
+/// The computer's budget in these tests: a node budget, so its moves
+/// depend on the position alone, and a piped run makes the same ones.
+const CPU: [&str; 4] = ["--cpu", "white", "--cpu-nodes", "2000"];
+
+/// Waits for `announced` (e.g. `White plays `); the point after it.
+fn point_after(t: &mut Terminal, announced: &str) -> String {
+    t.expect(announced);
+    let start = t.seen;
+    t.expect("\n");
+    let shown = t.screen.lock().unwrap()[start..t.seen].to_vec();
+    String::from_utf8_lossy(&shown).trim().to_owned()
+}
+
+#[test]
+fn the_computers_winning_move_shows_before_the_result() {
+    // White has K10 to K13: whatever Black plays, White makes five. With
+    // stdout on the terminal too, as a person runs it, the move must come
+    // before the end-of-game block.
+    let mut args = vec!["--moves", "A1K10A3K11A5K12A7K13"];
+    args.extend(CPU);
+    let setup = Setup {
+        stdout_on_terminal: true,
+        ..Setup::default()
+    };
+    let mut t = Terminal::start_in(&args, false, setup);
+    t.expect("Black, move 9> ").keys("place S19\r");
+    t.expect("White plays K")
+        .expect("White wins!")
+        .expect("A1K10A3K11A5K12A7K13S19K")
+        .expect("Thank you for playing!")
+        .expect("White wins with five in a row.");
+    assert_eq!(t.exit().0, Some(0));
+}
+
+#[test]
+fn a_narrow_terminal_gets_the_compact_board_and_no_line_wraps() {
+    let setup = Setup {
+        columns: 40,
+        ..Setup::default()
+    };
+    let mut t = Terminal::start_in(&[], false, setup);
+    t.expect("10 @@@@@@...+...@@@@@@\r\n")
+        .expect("   ABCDEFGHIJKLMNOPQRS\r\n")
+        .expect("last move none yet")
+        .expect("Black, move 1> ");
+    let screen = t.screen();
+    let before_prompt = &screen[..screen.find("Black, move 1> ").expect("a prompt")];
+    for line in before_prompt.split('\n') {
+        let line = line.trim_end_matches('\r').replace("\x1b[?2004h", "");
+        assert!(
+            line.chars().count() < 40,
+            "a line as wide as the terminal: {line:?}\n{screen}"
+        );
+    }
+    t.keys("place A1\r").expect(" 1 #@@@@@@@@.......@@@\r\n");
+}
+
+#[test]
+fn ctrl_d_right_after_ctrl_u_ends_as_at_an_empty_prompt() {
+    let mut t = Terminal::start(&[], false);
+    t.expect("Black, move 1> ").keys("who\x1a").expect("who^Z");
+    // Both keys in one write, as a script (or fast fingers) sends them:
+    // the line is drawn empty before the session ends.
+    t.keys("\x15\x04");
+    // (The terminal's output processing turns the editor's `\r\n` into
+    // `\r\r\n`.)
+    t.expect("\rBlack, move 1> \x1b[K\r\r\n\x1b[?2004l");
+    assert_eq!(t.exit(), (Some(1), Vec::new()));
+}
+
+#[test]
+fn a_take_back_prints_nothing_and_stdout_answers_the_game_as_it_now_stands() {
+    let mut t = Terminal::start(&CPU, false);
+    t.expect("Black, move 1> ").keys("place A1\r");
+    let first = point_after(&mut t, "White plays ");
+    t.expect("Black, move 3> ").keys("history\r");
+    t.stdout_is(&format!("A1{first}\n"));
+    t.expect("Black, move 3> ").keys("place S19\r");
+    let second = point_after(&mut t, "White plays ");
+    t.expect("Black, move 5> ").keys(F2);
+    t.expect(&format!(
+        "Taken back: your S19 and White's {second}. Black to move."
+    ));
+    // The board as it now stands, then the prompt for move 3 again.
+    t.expect(&format!("last move {first}"))
+        .expect("Black, move 3> ")
+        .keys("history\r");
+    t.stdout_is(&format!("A1{first}\nA1{first}\n"));
+    t.expect("Black, move 3> ").keys("place A19\r");
+    let third = point_after(&mut t, "White plays ");
+    t.expect("Black, move 5> ").keys("history\rresign\r");
+    let (code, stdout) = t.exit();
+    assert_eq!(code, Some(0), "the game's exit code");
+    // Byte for byte: the replies before the take-back, then those of a
+    // game started from the moves that stand, the computer's included.
+    let mut args = vec!["--moves"];
+    let standing = format!("A1{first}");
+    args.push(&standing);
+    args.extend(CPU);
+    let expected = piped_with(&CPU, &["place A1", "history", "place S19"])
+        + &piped_with(&args, &["history", "place A19", "history", "resign"]);
+    assert_eq!(String::from_utf8_lossy(&stdout), expected);
+    assert_eq!(
+        String::from_utf8_lossy(&stdout),
+        format!(
+            "A1{first}\nA1{first}\nA1{first}A19{third}\n\
+             White wins!\nA1{first}A19{third}\nThank you for playing!\n"
+        )
+    );
+}
+
+#[test]
+fn a_take_back_before_any_move_takes_nothing() {
+    let mut t = Terminal::start(&CPU, false);
+    t.expect("Black, move 1> ").keys(F2);
+    t.expect("Nothing to take back: the game stands where it began.")
+        .expect("Black, move 1> ")
+        .keys("history\r");
+    t.stdout_is("\n");
+    t.keys("term\r");
+    assert_eq!(t.exit(), (Some(1), b"\n".to_vec()));
+}
+
+#[test]
+fn the_think_line_shows_the_computers_score_and_expected_line_and_f3_hides_it() {
+    let mut args = vec!["--show-thinking"];
+    args.extend(CPU);
+    let mut t = Terminal::start(&args, false);
+    t.expect("F3 shows what the computer thinks")
+        .expect("Black, move 1> ")
+        .keys("place A1\r");
+    let played = point_after(&mut t, "White plays ");
+    t.expect("White thinks: ")
+        .expect(" for White at depth ")
+        .expect(&format!("positions), expecting {played}"));
+    t.expect("Black, move 3> ").keys(F3);
+    t.expect("The think line is off (F3 turns it on).")
+        .expect("Black, move 3> ")
+        .keys("place S19\r");
+    t.expect("White plays ").expect("Black, move 5> ");
+    let screen = t.screen();
+    let last_turn = &screen[screen.rfind("Black, move 3> ").unwrap()..];
+    assert!(
+        !last_turn.contains("thinks"),
+        "think line while off:\n{last_turn}"
+    );
+    // None of it on stdout.
+    t.keys("term\r");
+    assert_eq!(t.exit(), (Some(1), Vec::new()));
+}
+
+#[test]
+fn f1_shows_the_help_and_the_line_being_typed_waits() {
+    let mut t = Terminal::start(&CPU, false);
+    t.expect("F1 help; F2 takes back a pair of moves")
+        .expect("Black, move 1> ")
+        .keys("wh")
+        .keys(F1);
+    t.expect("Help\r\n")
+        .expect("F2 takes back your last move and White's reply")
+        .expect("Black, move 1> wh")
+        .keys("o\r");
+    t.stdout_is("B\n");
+}
+
+#[test]
+fn show_thinking_needs_the_computer() {
+    let out = run(&["--show-thinking"], b"").expect("run");
+    assert_eq!(out.code, Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--show-thinking"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The lines a terminal shows for `bytes`, from the last clear of the
+/// screen, each without trailing spaces.
+fn render(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let mut lines: Vec<Vec<char>> = vec![Vec::new()];
+    let (mut row, mut col): (usize, usize) = (0, 0);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' => col = 0,
+            '\n' => {
+                row += 1;
+                if lines.len() <= row {
+                    lines.push(Vec::new());
+                }
+            }
+            '\x08' => col = col.saturating_sub(1),
+            '\x1b' if chars.peek() == Some(&'[') => {
+                chars.next();
+                let mut parameters = String::new();
+                let mut end = ' ';
+                for c in chars.by_ref() {
+                    if ('\x40'..='\x7e').contains(&c) {
+                        end = c;
+                        break;
+                    }
+                    parameters.push(c);
+                }
+                let n = parameters.parse::<usize>().unwrap_or(1);
+                match end {
+                    'K' => lines[row].truncate(col),
+                    'D' => col = col.saturating_sub(n),
+                    'C' => col += n,
+                    'J' => {
+                        lines = vec![Vec::new()];
+                        (row, col) = (0, 0);
+                    }
+                    _ => {} // colours, bracketed paste, the cursor home
+                }
+            }
+            c if c.is_control() => {}
+            c => {
+                let line = &mut lines[row];
+                while line.len() < col {
+                    line.push(' ');
+                }
+                match line.get_mut(col) {
+                    Some(cell) => *cell = c,
+                    None => line.push(c),
+                }
+                col += 1;
+            }
+        }
+    }
+    let mut shown: Vec<String> = lines
+        .iter()
+        .map(|line| line.iter().collect::<String>().trim_end().to_owned())
+        .collect();
+    while shown.last().is_some_and(String::is_empty) {
+        shown.pop();
+    }
+    shown.iter().map(|line| format!("{line}\n")).collect()
+}
+
+#[test]
+fn the_screen_is_rendered_as_a_terminal_shows_it() {
+    let bytes = b"ab\x1b[31mc\x1b[0m  \r\nxyz\rQ\x1b[K\r\n\x1b[?2004h> wh\x08o\x1b[2Dw\x1b[3C!\r\n";
+    assert_eq!(render(bytes), "abc\nQ\n> wo  !\n");
+    assert_eq!(render(b"gone\r\n\x1b[H\x1b[Jfresh\r\n\r\n"), "fresh\n");
+}
+
+/// As a person runs it: stdout on the terminal, `columns` wide.
+fn on_screen(columns: u16) -> Setup {
+    Setup {
+        columns,
+        stdout_on_terminal: true,
+    }
+}
+
+// The screens the guides show (`docs/playing.md`), played again here and
+// compared with the guide: each block marked `<!-- excerpt of: test
+// NAME -->` is checked by the test `NAME` (see `tests/it/readme.rs`).
+
+#[test]
+fn the_start_of_a_game_at_a_terminal() {
+    let mut t = Terminal::start_in(&[], false, on_screen(100));
+    for line in ["Who", "who", "place j10", "place J10"] {
+        t.expect("Black, move 1> ").keys(&format!("{line}\r"));
+    }
+    t.expect("White, move 2> ");
+    assert_shown_in_docs("the_start_of_a_game_at_a_terminal", &t.shown());
+}
+
+#[test]
+fn the_end_of_a_game_at_a_terminal() {
+    let args = ["--moves", "A1B1A2B2A3B3A4B4"];
+    let mut t = Terminal::start_in(&args, false, on_screen(100));
+    t.expect("Black, move 9> ").keys("place A5\r");
+    t.expect("Black wins with five in a row.");
+    assert_eq!(t.exit().0, Some(0));
+    assert_shown_in_docs("the_end_of_a_game_at_a_terminal", &t.shown());
+}
+
+#[test]
+fn a_narrow_terminal() {
+    let args = ["--moves", "A1B1A2B2A3B3A4B4"];
+    let mut t = Terminal::start_in(&args, false, on_screen(40));
+    t.expect("Black, move 9> ").keys("place A5\r");
+    t.expect("Black wins with five in a row.");
+    assert_eq!(t.exit().0, Some(0));
+    assert_shown_in_docs("a_narrow_terminal", &t.shown());
+}
+
+#[test]
+fn a_game_against_the_computer_at_level_3() {
+    let args = ["--cpu", "white", "--level", "3"];
+    let mut t = Terminal::start_in(&args, false, on_screen(90));
+    for line in LEVEL_3_BLACK {
+        t.expect("Black, move ").expect("> ").keys(&format!("{line}\r"));
+    }
+    t.expect("wins with five in a row.");
+    assert_eq!(t.exit().0, Some(0));
+    assert_shown_in_docs("a_game_against_the_computer_at_level_3", &t.shown());
+}
+
+/// Black's lines in the guide's game at level 3.
+const LEVEL_3_BLACK: &[&str] = &[
+    "place J10",
+    "place K11",
+    "place K10",
+    "place L11",
+    "place M11",
+    "place N11",
+    "place J11",
+];
+
+#[test]
+fn a_take_back_and_the_think_line() {
+    let args = ["--cpu", "white", "--cpu-nodes", "2000", "--show-thinking"];
+    let mut t = Terminal::start_in(&args, false, on_screen(100));
+    t.expect("Black, move 1> ").keys("place J10\r");
+    t.expect("Black, move 3> ").keys("history\r");
+    t.expect("Black, move 3> ").keys(F2);
+    t.expect("Black, move 1> ").keys("history\r");
+    t.expect("Black, move 1> ").keys(F3);
+    t.expect("Black, move 1> ").keys("place K10\r");
+    t.expect("Black, move 3> ").keys("term\r");
+    assert_eq!(t.exit().0, Some(1));
+    assert_shown_in_docs("a_take_back_and_the_think_line", &t.shown());
+}
+
+#[test]
+fn show_thinking_changes_nothing_through_a_pipe() {
+    let input = b"place J10\nplace K11\nhistory\n";
+    let mut args = CPU.to_vec();
+    let plain = run(&args, input).expect("run");
+    args.push("--show-thinking");
+    let thinking = run(&args, input).expect("run");
+    assert_eq!(thinking.stdout, plain.stdout);
+    assert_eq!(thinking.code, plain.code);
+    assert!(thinking.stderr.is_empty(), "{:?}", thinking.stderr);
 }
