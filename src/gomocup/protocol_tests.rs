@@ -802,7 +802,7 @@ const HANG: Duration = Duration::from_secs(20);
 
 /// A conversation with [`serve`] running on a thread of its own, the test
 /// writing commands and reading the replies as they come.
-struct Live {
+struct Session {
     input: Option<mpsc::Sender<Vec<u8>>>,
     output: mpsc::Receiver<Vec<u8>>,
     /// Everything written so far.
@@ -810,8 +810,8 @@ struct Live {
     serving: std::thread::JoinHandle<(Result<(), GomocupError>, Ponderer)>,
 }
 
-impl Live {
-    fn start() -> Live {
+impl Session {
+    fn start() -> Session {
         let (input, chunks) = mpsc::channel();
         let (tap, output) = mpsc::channel();
         let halt = Arc::new(AtomicBool::new(false));
@@ -829,7 +829,7 @@ impl Live {
             let result = serve(&mut brain, pipe, Tap(tap), halt);
             (result, brain)
         });
-        Live {
+        Session {
             input: Some(input),
             output,
             written: String::new(),
@@ -863,8 +863,8 @@ impl Live {
 
     /// Sends `START 19`, a long turn and a first move, and waits until the
     /// brain thinks on it.
-    fn thinking() -> Live {
-        let mut live = Live::start();
+    fn thinking() -> Session {
+        let mut live = Session::start();
         live.send(b"START 19\n");
         live.wait_for("OK\n");
         live.send(b"INFO timeout_turn 600000\nTURN 9,9\n");
@@ -908,7 +908,7 @@ fn is_move(reply: &str) -> bool {
 /// once: the first is read before the move exists.
 #[test]
 fn notes_are_written_as_the_brain_thinks() {
-    let mut live = Live::thinking();
+    let mut live = Session::thinking();
     // The brain is still thinking: it waits for the flag YXSTOP raises.
     live.send(b"YXSTOP\n");
     let reply = live.wait_for("\n");
@@ -922,7 +922,7 @@ fn notes_are_written_as_the_brain_thinks() {
 /// command itself gets no reply, and the next think is not stopped.
 #[test]
 fn yxstop_stops_a_think_and_the_move_so_far_is_played() {
-    let mut live = Live::thinking();
+    let mut live = Session::thinking();
     live.send(b"YXSTOP\n");
     let reply = live.wait_for("\n");
     assert!(is_move(&reply) && reply != "9,9\n", "{reply:?}");
@@ -942,7 +942,7 @@ fn yxstop_stops_a_think_and_the_move_so_far_is_played() {
 /// at once: the think stops, and nothing is answered or written after.
 #[test]
 fn end_behind_other_lines_while_thinking_ends_at_once() {
-    let mut live = Live::thinking();
+    let mut live = Session::thinking();
     live.send(b"INFO time_left 1000\nABOUT\n");
     live.send(b"TAKEBACK 9,9\nEND\nABOUT\n");
     let (rest, brain) = live.finish();
@@ -956,7 +956,7 @@ fn end_behind_other_lines_while_thinking_ends_at_once() {
 #[test]
 fn a_new_game_while_thinking_drops_the_move_and_is_answered_ok() {
     for new_game in ["RESTART", "START 19", "START 15"] {
-        let mut live = Live::thinking();
+        let mut live = Session::thinking();
         live.send(format!("INFO timeout_turn 0\n{new_game}\n").as_bytes());
         assert_eq!(live.wait_for("OK\n"), "OK\n", "{new_game}");
         live.send(b"BEGIN\n");
@@ -971,7 +971,7 @@ fn a_new_game_while_thinking_drops_the_move_and_is_answered_ok() {
         assert_eq!(brain.halted_at_start, [false, false], "{new_game}");
     }
     // A START the brain does not play changes nothing: the think goes on.
-    let mut live = Live::thinking();
+    let mut live = Session::thinking();
     live.send(b"START 99\nYXSTOP\n");
     let reply = live.wait_for("\n");
     assert!(is_move(&reply), "{reply:?}");
@@ -983,7 +983,7 @@ fn a_new_game_while_thinking_drops_the_move_and_is_answered_ok() {
 /// is written.
 #[test]
 fn the_end_of_input_while_thinking_plays_the_move_so_far() {
-    let live = Live::thinking();
+    let live = Session::thinking();
     let (rest, brain) = live.finish();
     assert!(is_move(&rest), "{rest:?}");
     assert!(brain.interrupted);
@@ -1021,7 +1021,7 @@ fn an_info_line_of_any_length_or_shape_is_never_an_error() {
         assert!(is_move(replies[1]), "{shown}: {got:?}");
         assert_eq!(brain.asked[0].board.stones(), 2, "{shown}");
         // And while the brain thinks.
-        let mut live = Live::thinking();
+        let mut live = Session::thinking();
         live.send(&[&line[..], b"\nYXSTOP\n"].concat());
         let mut reply = live.wait_for("\n");
         while reply.starts_with("MESSAGE") {
