@@ -225,7 +225,7 @@ fn depth() {
 /// A bench position searched by a fresh engine for `ms` (or to `nodes`,
 /// on one thread), the threads `GOMOKU_ENGINE_THREADS` says, with a table
 /// of `GOMOKU_ENGINE_MEMORY` bytes (the engine's default); prints the
-/// position and the search's line per completed depth.
+/// position, then the search's line per completed depth as it completes.
 fn search_shown(position: &depth::Position, ms: u64, nodes: Option<u64>) -> engine::Found {
     let limits = Limits {
         time: nodes.is_none().then(|| Duration::from_millis(ms)),
@@ -238,9 +238,6 @@ fn search_shown(position: &depth::Position, ms: u64, nodes: Option<u64>) -> engi
     let memory = env("GOMOKU_ENGINE_MEMORY").unwrap_or(engine::DEFAULT_MEMORY);
     let mut fresh = Engine::new(memory);
     fresh.commit_table();
-    let found = fresh
-        .search(&position.setup(), limits)
-        .expect("a position of the bench is not full");
     println!(
         "position {} ({} stones, {:?} to move; {}):",
         position.line,
@@ -248,10 +245,12 @@ fn search_shown(position: &depth::Position, ms: u64, nodes: Option<u64>) -> engi
         position.to_move(),
         position.comment
     );
-    for report in &found.reports {
-        println!("  {}", report.line(depth::name));
-    }
-    found
+    // Standard output is flushed at each line's end.
+    fresh
+        .search_with(&position.setup(), limits, &mut |report| {
+            println!("  {}", report.line(depth::name));
+        })
+        .expect("a position of the bench is not full")
 }
 
 /// The attacks bench: each position of `benches/depth/attacks.txt`

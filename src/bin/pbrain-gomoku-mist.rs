@@ -21,15 +21,16 @@ fn main() -> ExitCode {
     }
     // The one place the move chooser is built: anything that implements
     // `gomocup::Brain` could stand here. Its hash table starts at the
-    // smallest size: `max_memory` is not known yet, and the first move of
-    // every game gives the brain the table it may have.
+    // smallest size: `max_memory` is not known yet, and each game gives
+    // the brain the table it may have, made on a thread of its own.
     let mut brain = Engine::new(0);
     // Every core the machine has, unless the manager says otherwise
     // (`INFO thread_num`): a manager gives the brain the machine while it
     // thinks.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     brain.set_threads(u32::try_from(cores).unwrap_or(u32::MAX));
-    // Raised by the command reader at END: a search in progress stops.
+    // Raised by the command reader at END, YXSTOP, a new game or the end
+    // of input: a search in progress stops (see `gomocup::serve`).
     let halt = Arc::new(AtomicBool::new(false));
     brain.halt_on(Arc::clone(&halt));
     match gomocup::serve(&mut brain, io::stdin(), io::stdout().lock(), halt) {

@@ -71,6 +71,11 @@ const HELPER_STACK: usize = 1 << 20;
 /// its move lists (one per ply) and its history, with room to spare.
 pub const HELPER_BYTES: usize = 2 << 20;
 
+/// The table searched while a larger one is made aside (see
+/// [`Engine::reset`]): on the heap, so made at once, and small beside
+/// the reserve that a manager's memory limit leaves for the rest.
+pub const STAND_IN: usize = 512 << 10;
+
 /// A position as the engine is given it: a square board of any side from
 /// [`MIN_SIZE`] to [`MAX_SIZE`], its stones, who moves and the rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -190,6 +195,19 @@ pub struct Report {
 }
 
 impl Report {
+    fn of(it: &search::Iteration) -> Report {
+        Report {
+            depth: it.depth,
+            seldepth: it.seldepth,
+            score: it.score,
+            nodes: it.nodes,
+            elapsed: it.elapsed,
+            windows: it.windows,
+            again: it.again,
+            pv: spots(&it.pv),
+        }
+    }
+
     /// `depth 7-15 ev 120 n 35012 n/s 640000 tm 54 pv 9,9 10,10`, or
     /// with `mate 5` (a win in 5 plies) or `mate -4` (a loss in 4) in
     /// place of `ev`; each spot written by `name`.
@@ -242,10 +260,15 @@ pub struct Thought {
 /// An engine: its hash table and move-ordering history, reused between
 /// the moves of a game.
 pub struct Engine {
+    /// The table searched: while another is [`Engine::coming`], a small
+    /// stand-in.
     tt: tt::Table,
     /// Whether every page of the table has been written (see
     /// [`Engine::commit_table`]).
     committed: bool,
+    /// The table being made aside, to be searched once it is ready (see
+    /// [`Engine::reset`]).
+    coming: Option<tt::Coming>,
     history: Box<[[i32; CELLS]; 2]>,
     /// Threads a timed search uses when its limits do not say.
     threads: u32,
@@ -271,6 +294,7 @@ impl Engine {
         Engine {
             tt: tt::Table::new(memory_bytes),
             committed: false,
+            coming: None,
             history: Box::new([[0; CELLS]; 2]),
             threads: 1,
             helper_room: None,
@@ -305,29 +329,102 @@ impl Engine {
         self.interrupted
     }
 
-    /// The hash table's size in bytes.
+    /// The hash table's size in bytes (of the table to come, while one is
+    /// made aside).
     pub fn table_bytes(&self) -> usize {
-        self.tt.bytes()
+        self.coming
+            .as_ref()
+            .map_or(self.tt.bytes(), tt::Coming::bytes)
     }
 
     /// Forget everything learnt and take an empty hash table of about
-    /// `memory_bytes` (new game). A table of another size, or one whose
-    /// pages have not all been written, is replaced by a fresh one,
-    /// cheaply whatever the size: the old table is freed before the new
-    /// one is allocated, so memory never holds both, and the new one is
-    /// untouched zeroed pages, not written here. A written table of the
-    /// same size is emptied in place, which costs less than freeing its
-    /// pages and faulting new ones in (for 256 MiB, about 30 ms against
-    /// 170) and keeps it written.
+    /// `memory_bytes` (new game), in microseconds whatever the size: what
+    /// would take longer is done on a thread of its own.
+    ///
+    /// - A table of the same size forgets its entries at once (see
+    ///   [`tt::Table::forget`]); only every [`tt::GENERATIONS`]th game it
+    ///   must be wiped instead, which is done aside.
+    /// - A new table smaller than a huge page is made at once, on the heap.
+    /// - A larger one is made aside: the old table is freed, then the new
+    ///   one mapped and every page of it written, so memory never holds
+    ///   both and no search faults a page in (see
+    ///   [`Engine::commit_table`]). Until it is ready the searches use a
+    ///   stand-in of [`STAND_IN`] bytes; the first search to start after
+    ///   it is ready takes it (one bounded by nodes or depth waits for it,
+    ///   to stay deterministic, up to half its time if it has a clock).
     pub fn reset(&mut self, memory_bytes: usize) {
-        if self.committed && tt::Table::bytes_for(memory_bytes) == self.tt.bytes() {
-            self.tt.clear();
-        } else {
-            self.tt.renew(memory_bytes);
+        let bytes = tt::Table::bytes_for(memory_bytes);
+        if bytes == self.table_bytes() {
+            // A table to come is empty: only the stand-in has to forget,
+            // and it and a heap table are wiped at once if need be.
+            if self.coming.is_some() || !tt::Table::is_mapped_for(bytes) {
+                self.tt.clear();
+            } else if !self.tt.forget() {
+                let mut old = self.stand_in();
+                self.make_aside(bytes, move || {
+                    old.wipe();
+                    old
+                });
+            }
+        } else if !tt::Table::is_mapped_for(bytes) {
+            // A table still being made is freed by its maker, unwanted.
+            self.coming = None;
+            self.tt.renew(bytes);
             self.committed = false;
+        } else {
+            let old = self.stand_in();
+            let previous = self.coming.take();
+            self.make_aside(bytes, move || {
+                // Each freed before the new one is mapped.
+                drop(previous.map(|p| p.take(Duration::MAX)));
+                drop(old);
+                let mut table = tt::Table::new(bytes);
+                table.commit();
+                table
+            });
         }
         self.helper_room = None;
         self.history.iter_mut().for_each(|h| h.fill(0));
+    }
+
+    /// Puts a stand-in in the table's place, written whole (it is small),
+    /// and returns the table.
+    fn stand_in(&mut self) -> tt::Table {
+        let mut stand_in = tt::Table::new(STAND_IN);
+        stand_in.commit();
+        self.committed = true;
+        std::mem::replace(&mut self.tt, stand_in)
+    }
+
+    /// Has `make` make the table of `bytes` bytes aside; where the system
+    /// starts no thread for it, makes a fresh one at once (not written).
+    fn make_aside(&mut self, bytes: usize, make: impl FnOnce() -> tt::Table + Send + 'static) {
+        self.coming = tt::Coming::start(bytes, make);
+        if self.coming.is_none() {
+            self.tt.renew(bytes);
+            self.committed = false;
+        }
+    }
+
+    /// Takes the table made aside if it is ready, waiting at most `wait`
+    /// for it.
+    fn take_coming(&mut self, wait: Duration) {
+        let Some(coming) = self.coming.take() else {
+            return;
+        };
+        let bytes = coming.bytes();
+        match coming.take(wait) {
+            Ok(Some(table)) => {
+                self.tt = table;
+                self.committed = true;
+            }
+            // Its maker failed: a fresh one, whose pages the search faults in.
+            Ok(None) => {
+                self.tt.renew(bytes);
+                self.committed = false;
+            }
+            Err(coming) => self.coming = Some(coming),
+        }
     }
 
     /// As [`Engine::reset`], for an engine that may hold `limit` bytes
@@ -338,7 +435,7 @@ impl Engine {
     pub fn reset_within(&mut self, limit: usize) {
         let helpers = (self.threads as usize - 1) * HELPER_BYTES;
         self.reset(limit.saturating_sub(helpers));
-        self.helper_room = Some(limit.saturating_sub(self.tt.bytes()));
+        self.helper_room = Some(limit.saturating_sub(self.table_bytes()));
     }
 
     /// Writes every page of the hash table now, once a table, so that
@@ -353,9 +450,9 @@ impl Engine {
         }
     }
 
-    /// Forget everything learnt (new game), keeping the table's size;
-    /// writes the whole table, which for a table not yet written costs
-    /// more than [`Engine::reset`]'s fresh one.
+    /// Forget everything learnt (new game), keeping the table's size: at
+    /// once, but every [`tt::GENERATIONS`]th time, when the whole table
+    /// is written (see [`tt::Table::clear`]).
     pub fn clear(&mut self) {
         self.tt.clear();
         self.history.iter_mut().for_each(|h| h.fill(0));
@@ -365,6 +462,18 @@ impl Engine {
     /// of the board while one exists (on an empty board: the centre).
     /// Returns None only when the board is full.
     pub fn search(&mut self, setup: &Setup, limits: Limits) -> Option<Found> {
+        self.search_with(setup, limits, &mut |_| {})
+    }
+
+    /// As [`Engine::search`], telling `on_depth` of each depth as it
+    /// completes (the same [`Report`]s as [`Found::reports`], each as soon
+    /// as it is known: a shell shows them while the search goes on).
+    pub fn search_with(
+        &mut self,
+        setup: &Setup,
+        limits: Limits,
+        on_depth: &mut dyn FnMut(&Report),
+    ) -> Option<Found> {
         self.interrupted = false;
         self.reports.clear();
         let pos = setup.position();
@@ -385,6 +494,19 @@ impl Engine {
         }
         let empty = |pos: &Position, i: usize| pos.cell(i) == pattern::EMPTY;
         let budget = Budget::start(limits);
+        // A table made aside is taken when it is ready; a search bounded by
+        // nodes or depth waits for it (a stand-in would make its move
+        // depend on the machine), for at most half its time.
+        let wait = match limits {
+            Limits {
+                nodes: None,
+                depth: None,
+                ..
+            } => Duration::ZERO,
+            Limits { time: Some(t), .. } => t / 2,
+            _ => Duration::MAX,
+        };
+        self.take_coming(wait);
         let threads = match limits {
             Limits {
                 nodes: None,
@@ -410,7 +532,9 @@ impl Engine {
         // Each helper starts from this search's history, and learns its own.
         let mut histories: Vec<_> = (1..threads).map(|_| self.history.clone()).collect();
         let busy = &self.busy;
+        let mut relay = |it: &search::Iteration| on_depth(&Report::of(it));
         let mut search = Search::new(pos, tt, &mut self.history, budget, halt);
+        search.report_to(&mut relay);
         let pool = AtomicU64::new(0);
         let outcome = match search.prepare() {
             Err(decided) => decided,
@@ -462,23 +586,11 @@ impl Engine {
         self.interrupted = search.halted();
         let nodes = search.nodes();
         let pos = search.into_position();
-        let spots = |line: &[usize]| -> Vec<Spot> {
-            line.iter().filter_map(|&i| position::spot(i)).collect()
-        };
         let pv = spots(&outcome.pv);
         let reports = outcome
             .iterations
             .iter()
-            .map(|it| Report {
-                depth: it.depth,
-                seldepth: it.seldepth,
-                score: it.score,
-                nodes: it.nodes,
-                elapsed: it.elapsed,
-                windows: it.windows,
-                again: it.again,
-                pv: spots(&it.pv),
-            })
+            .map(Report::of)
             .collect::<Vec<Report>>();
         self.reports.clone_from(&reports);
         let best = Some(outcome.best)
@@ -513,6 +625,11 @@ impl Engine {
             pv: found.pv.into_iter().filter_map(point_of).collect(),
         })
     }
+}
+
+/// The spots of array indices.
+fn spots(line: &[usize]) -> Vec<Spot> {
+    line.iter().filter_map(|&i| position::spot(i)).collect()
 }
 
 fn colour(player: Player) -> position::Colour {
@@ -558,5 +675,89 @@ mod tests {
         for (score, line) in cases {
             assert_eq!(report(score).line(name), line);
         }
+    }
+}
+
+#[cfg(test)]
+mod table_tests {
+    use super::*;
+
+    /// Four stones in the middle of 20×20, Black to move.
+    fn opening() -> Setup {
+        let stones = [(9, 9, Player::Black), (10, 10, Player::White)]
+            .into_iter()
+            .chain([(10, 9, Player::Black), (9, 10, Player::White)])
+            .map(|(x, y, p)| (Spot { x, y }, p))
+            .collect();
+        Setup {
+            size: 20,
+            stones,
+            to_move: Player::Black,
+            rule: Rule::Freestyle,
+        }
+    }
+
+    /// The move, nodes and reports of a search to 3,000 nodes.
+    fn searched(engine: &mut Engine) -> (Spot, u64, Vec<(u32, i32, u64)>) {
+        let limits = Limits {
+            nodes: Some(3000),
+            ..Limits::default()
+        };
+        let mut told = Vec::new();
+        let found = engine
+            .search_with(&opening(), limits, &mut |r| {
+                told.push((r.depth, r.score, r.nodes));
+            })
+            .expect("a move");
+        let reports: Vec<_> = found
+            .reports
+            .iter()
+            .map(|r| (r.depth, r.score, r.nodes))
+            .collect();
+        assert_eq!(told, reports, "each depth told as the search found it");
+        (found.best, found.nodes, reports)
+    }
+
+    /// However a new game's table comes — forgotten, wiped when the
+    /// generations run out, made aside for a new size, on the heap or
+    /// mapped — a search bounded by nodes after it is the search on a
+    /// fresh table.
+    #[test]
+    fn every_new_game_searches_as_on_a_fresh_table() {
+        for bytes in [1 << 20, 4 << 20] {
+            let fresh = searched(&mut Engine::new(bytes));
+            let mut engine = Engine::new(0);
+            for game in 0..=u32::from(tt::GENERATIONS) + 1 {
+                engine.reset(bytes);
+                assert_eq!(engine.table_bytes(), bytes, "game {game}");
+                assert_eq!(searched(&mut engine), fresh, "{bytes} bytes, game {game}");
+            }
+            // To another size and back, the second asked for before the
+            // first is made.
+            engine.reset(8 << 20);
+            engine.reset(bytes);
+            assert_eq!(searched(&mut engine), fresh, "{bytes} bytes again");
+        }
+    }
+
+    /// A search bounded by time alone, which does not wait for a table
+    /// made aside, plays a legal move whether it has it or not; one bounded
+    /// by nodes takes it, whole and written.
+    #[test]
+    fn a_table_made_aside_comes_whole_and_written() {
+        let mut engine = Engine::new(0);
+        engine.reset(64 << 20);
+        let limits = Limits {
+            time: Some(Duration::from_millis(5)),
+            threads: Some(1),
+            ..Limits::default()
+        };
+        let found = engine.search(&opening(), limits).expect("a move");
+        assert!(opening().contains(found.best));
+        // A node budget waits for it.
+        searched(&mut engine);
+        assert!(engine.coming.is_none(), "taken");
+        assert_eq!(engine.tt.bytes(), 64 << 20);
+        assert!(engine.committed, "every page written aside");
     }
 }

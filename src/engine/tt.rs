@@ -21,6 +21,14 @@
 //! memory outside the table is what it was. A smaller table lives on the
 //! heap, where a huge page would be larger than the table.
 //!
+//! A table is emptied for a new game without writing it: each slot is
+//! stamped with the table's generation, and [`Table::forget`] moves to the
+//! next, so a slot of an earlier one reads as empty. Only when the
+//! [`GENERATIONS`] run out must every word be written again
+//! ([`Table::wipe`]), which for a table of a gigabyte takes a tenth of a
+//! second and more: the engine has that done aside (see
+//! [`Engine::reset`](super::Engine::reset)).
+//!
 //! The searches of several threads share one table through [`Shared`]
 //! (see [`Engine`](super::Engine)): the words are atomics, read and
 //! written without ordering or locks. The first word holds the key
@@ -29,6 +37,8 @@
 //! and reads as a miss, never as a wrong entry.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Duration;
 
 use zerocopy::FromBytes;
 
@@ -87,12 +97,14 @@ pub struct Entry {
 
 impl Entry {
     /// The two words a slot holds: the key, then score (low 32 bits),
-    /// best, depth and bound (top byte; 0 for [`Bound::None`]).
-    fn pack(self) -> Slot {
+    /// best, depth, and in the top byte the bound (its two low bits; 0 for
+    /// [`Bound::None`]) and `generation` (the six above).
+    fn pack(self, generation: u8) -> Slot {
         let data = u64::from(self.score as u32)
             | u64::from(self.best) << 32
             | u64::from(self.depth as u8) << 48
-            | u64::from(self.bound as u8) << 56;
+            | u64::from(self.bound as u8) << 56
+            | u64::from(generation) << GENERATION_SHIFT;
         [self.key, data]
     }
 
@@ -102,13 +114,22 @@ impl Entry {
             score: data as u32 as i32,
             best: (data >> 32) as u16,
             depth: (data >> 48) as u8 as i8,
-            bound: Bound::from_bits((data >> 56) as u8),
+            bound: Bound::from_bits((data >> 56) as u8 & 3),
         }
     }
 }
 
 /// A packed [`Entry`]; all zeros is empty.
 type Slot = [u64; 2];
+
+/// Where a slot's generation starts in its data word: above the bound.
+const GENERATION_SHIFT: u32 = 58;
+
+/// The generations a table goes through before it must be wiped: what
+/// the six bits above the bound hold. A fresh or wiped table is at
+/// generation 0, so its slots are packed as they were before there were
+/// generations, and a search on it is the same search.
+pub const GENERATIONS: u8 = 1 << (64 - GENERATION_SHIFT);
 
 /// Bytes per entry, for sizing from a memory budget.
 pub const ENTRY_BYTES: usize = std::mem::size_of::<Slot>();
@@ -185,6 +206,8 @@ pub struct Table {
     /// data.
     words: Words,
     mask: usize,
+    /// The slots stamped with another generation are empty.
+    generation: u8,
 }
 
 impl Table {
@@ -195,6 +218,7 @@ impl Table {
         Table {
             words: Words::zeroed(2 * size),
             mask: size - 1,
+            generation: 0,
         }
     }
 
@@ -203,6 +227,7 @@ impl Table {
         Shared {
             words: self.words.get(),
             mask: self.mask,
+            generation: self.generation,
         }
     }
 
@@ -233,12 +258,32 @@ impl Table {
         entries_for(bytes) * ENTRY_BYTES
     }
 
-    /// Forgets every entry, writing the whole table: for a large table
-    /// whose pages are not yet in memory [`Table::renew`] is the cheap
-    /// way, for one whose pages are, this.
-    pub fn clear(&mut self) {
+    /// Forgets every entry at once, writing nothing, by moving to the
+    /// next generation; false, changing nothing, once the generations
+    /// have run out (then only [`Table::wipe`] empties the table).
+    pub fn forget(&mut self) -> bool {
+        if self.generation + 1 < GENERATIONS {
+            self.generation += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Forgets every entry by writing the whole table, and starts its
+    /// generations again.
+    pub fn wipe(&mut self) {
         for word in self.words.get() {
             *word.get_mut() = 0;
+        }
+        self.generation = 0;
+    }
+
+    /// Forgets every entry: at once while the generations last (see
+    /// [`Table::forget`]), else by writing the whole table.
+    pub fn clear(&mut self) {
+        if !self.forget() {
+            self.wipe();
         }
     }
 
@@ -248,6 +293,59 @@ impl Table {
         self.words = Words::Heap(Vec::new());
         *self = Table::new(bytes);
     }
+
+    /// Whether a table for `bytes` is a mapping of its own (see
+    /// [`HUGE_PAGE`]): one whose pages the system may take its time over.
+    pub fn is_mapped_for(bytes: usize) -> bool {
+        Table::bytes_for(bytes) >= HUGE_PAGE
+    }
+}
+
+/// The stack of the thread that makes a [`Coming`] table: it allocates,
+/// frees and writes memory, and recurses nowhere.
+const MAKER_STACK: usize = 64 << 10;
+
+/// A table being made on a thread of its own, so that no search and no
+/// reply to the manager waits while the system maps, frees or zeroes a
+/// gigabyte (with huge pages it may first have to gather them, which
+/// under memory pressure took seconds).
+pub struct Coming {
+    bytes: usize,
+    table: mpsc::Receiver<Table>,
+}
+
+impl Coming {
+    /// Starts `make` on a thread of its own; it returns the table, of
+    /// `bytes` bytes. `None` if the system starts no thread (`make` is
+    /// then dropped, and whatever it held freed).
+    pub fn start(bytes: usize, make: impl FnOnce() -> Table + Send + 'static) -> Option<Coming> {
+        let (send, table) = mpsc::sync_channel(1);
+        std::thread::Builder::new()
+            .name("table".to_owned())
+            .stack_size(MAKER_STACK)
+            .spawn(move || {
+                // Nobody to take it: the engine moved on, and it is freed.
+                let _ = send.send(make());
+            })
+            .ok()?;
+        Some(Coming { bytes, table })
+    }
+
+    /// The size in bytes of the table to come.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// The table, waiting at most `wait` for it (`Duration::MAX`: until
+    /// it is made); `Ok(None)` if its maker failed, `Err` (this, to wait
+    /// on later) if it is not made yet.
+    pub fn take(self, wait: Duration) -> Result<Option<Table>, Coming> {
+        match self.table.recv_timeout(wait) {
+            Ok(table) => Ok(Some(table)),
+            Err(RecvTimeoutError::Timeout) => Err(self),
+            Err(RecvTimeoutError::Disconnected) => Ok(None),
+        }
+    }
 }
 
 /// A table shared by the threads of one search: probes and stores.
@@ -255,16 +353,21 @@ impl Table {
 pub struct Shared<'a> {
     words: &'a [AtomicU64],
     mask: usize,
+    generation: u8,
 }
 
 impl Shared<'_> {
     /// The slot at `at`, as written (the key restored); empty if the table
-    /// has no words.
+    /// has no words, and if the slot is of another generation: so a
+    /// table that forgot reads, and is written, as one wiped.
     fn load(&self, at: usize) -> Slot {
         let (Some(key), Some(data)) = (self.words.get(2 * at), self.words.get(2 * at + 1)) else {
             return [0; 2];
         };
         let (key, data) = (key.load(Ordering::Relaxed), data.load(Ordering::Relaxed));
+        if (data >> GENERATION_SHIFT) as u8 != self.generation {
+            return [0; 2];
+        }
         [key ^ data, data]
     }
 
@@ -301,7 +404,7 @@ impl Shared<'_> {
             depth: depth.clamp(-1, 127) as i8,
             bound,
         }
-        .pack();
+        .pack(self.generation);
         if let (Some(k), Some(d)) = (self.words.get(2 * at), self.words.get(2 * at + 1)) {
             k.store(key ^ data, Ordering::Relaxed);
             d.store(data, Ordering::Relaxed);
@@ -415,6 +518,79 @@ mod tests {
         assert_eq!(eligible(addr(&mut small)), Some(false), "the heap table");
     }
 
+    /// A table that forgets answers every probe and store as a wiped
+    /// one: an entry of an earlier generation neither answers a probe nor
+    /// keeps a shallower result of the same position out.
+    #[test]
+    fn a_table_that_forgets_is_as_one_wiped() {
+        let run = |table: &mut Table| {
+            let shared = table.shared();
+            shared.store(42, 9, 3, 1, Bound::Lower);
+            let probe = |t: &mut Table, key| t.shared().probe(key).map(|e| (e.score, e.depth));
+            let first = probe(table, 42);
+            (first, read(table))
+        };
+        let mut forgot = Table::new(1 << 20);
+        let mut wiped = Table::new(1 << 20);
+        for table in [&mut forgot, &mut wiped] {
+            fill_and_read(table);
+            table.shared().store(42, 5, 7, 20, Bound::Lower);
+        }
+        assert!(forgot.forget());
+        wiped.wipe();
+        let (forgot, wiped) = (run(&mut forgot), run(&mut wiped));
+        assert_eq!(forgot.0, Some((9, 1)), "the shallower result is stored");
+        assert!(
+            forgot.1.iter().all(Option::is_none),
+            "nothing else is found"
+        );
+        assert_eq!(forgot, wiped);
+    }
+
+    /// The generations run out after [`GENERATIONS`] games; a wipe starts
+    /// them again, and forgets what the last one held.
+    #[test]
+    fn the_generations_run_out_and_a_wipe_starts_them_again() {
+        let mut table = Table::new(1 << 20);
+        for game in 1..GENERATIONS {
+            assert!(table.forget(), "game {game}");
+        }
+        fill_and_read(&mut table);
+        assert!(!table.forget(), "the generations have run out");
+        assert!(
+            read(&mut table).iter().any(Option::is_some),
+            "a forget that fails changes nothing"
+        );
+        table.wipe();
+        assert!(read(&mut table).iter().all(Option::is_none), "wiped");
+        assert!(table.forget(), "they start again");
+        table.clear();
+        assert!(read(&mut table).iter().all(Option::is_none), "cleared");
+    }
+
+    /// A table made aside comes whole, empty, of its size, every page
+    /// written.
+    #[test]
+    fn a_table_made_aside_is_empty_and_of_its_size() {
+        let bytes = 4 << 20;
+        let coming = Coming::start(bytes, move || {
+            let mut table = Table::new(bytes);
+            table.commit();
+            table
+        })
+        .expect("a thread starts");
+        assert_eq!(coming.bytes(), bytes);
+        let mut table = match coming.take(Duration::MAX) {
+            Ok(Some(table)) => table,
+            Ok(None) => panic!("the maker failed"),
+            Err(_) => panic!("not made, though waited for"),
+        };
+        assert_eq!(table.bytes(), bytes);
+        assert!(read(&mut table).iter().all(Option::is_none));
+        let failed = Coming::start(bytes, || panic!("a maker that fails")).expect("a thread");
+        assert!(matches!(failed.take(Duration::MAX), Ok(None)));
+    }
+
     #[test]
     fn an_entry_survives_packing() {
         let cases = [
@@ -431,7 +607,7 @@ mod tests {
                 depth,
                 bound,
             };
-            let back = Entry::unpack(entry.pack());
+            let back = Entry::unpack(entry.pack(0));
             assert_eq!(
                 (back.key, back.score, back.best, back.depth, back.bound),
                 (key, score, best, depth, bound),

@@ -13,11 +13,16 @@
 //! `START n` (any square board from 5 to 22; `RECTSTART` is refused),
 //! `RESTART`, `BEGIN`, `TURN x,y`,
 //! `PLAY x,y`, `BOARD` … `x,y,field` … `DONE`, `TAKEBACK x,y`,
-//! `INFO key value`, `ABOUT` and `END` are understood, in any letter case;
-//! a move is answered `x,y`. A word that is no command gets `UNKNOWN`, a
-//! command that cannot be followed `ERROR`, each with a reason; `INFO`
-//! gets no reply. Empty lines are skipped, and `\r\n`, `\n` and a last line
-//! without an ending are all lines. Each reply is flushed at once.
+//! `INFO key value`, `ABOUT`, `END` and `YXSTOP` are understood, in any
+//! letter case; a move is answered `x,y`. A word that is no command gets
+//! `UNKNOWN`, a command that cannot be followed `ERROR`, each with a
+//! reason; `INFO` gets no reply, whatever it holds (at most a `MESSAGE`
+//! says it was ignored), even inside a `BOARD` block. Empty lines are
+//! skipped, and `\r\n`, `\n` and a last line without an ending are all
+//! lines. Each reply is flushed at once, and so is each note of the brain
+//! while it thinks (the search's `MESSAGE depth …`, one as each depth
+//! completes). While the brain thinks, `END`, `YXSTOP`, `RESTART` and
+//! `START` are heard at once (see [`serve`]).
 //!
 //! # Coordinates
 //!
@@ -31,7 +36,9 @@
 //!
 //! - A reply to `BEGIN`, `TURN`, `PLAY` or `DONE` is a legal move: an empty
 //!   point on the board. A brain that offers no move or a taken point is
-//!   overruled with the empty point nearest the centre.
+//!   overruled with the empty point nearest the centre. The one exception:
+//!   a think that a new game stopped has no reply.
+//! - `INFO` is never answered `ERROR` or `UNKNOWN`.
 //! - A command answered `ERROR` or `UNKNOWN` changes nothing.
 //! - No input makes the brain panic or wait for more than a line: at most
 //!   [`MAX_LINE`] bytes of a line are kept.
@@ -47,9 +54,9 @@ use std::sync::{Arc, Mutex, mpsc};
 
 use thiserror::Error;
 
-use crate::engine::{DEFAULT_MEMORY, Engine, Limits, Setup, Spot};
+use crate::engine::{DEFAULT_MEMORY, Engine, Limits, MAX_SIZE, MIN_SIZE, Report, Setup, Spot};
 
-pub use protocol::{Flow, Protocol};
+pub use protocol::{Flow, Live, Protocol};
 
 /// The longest line kept whole; only `INFO folder` could need more, and it
 /// is ignored.
@@ -59,28 +66,25 @@ pub const MAX_LINE: usize = 4096;
 pub trait Brain {
     /// A new game begins: forget the last one. `memory_bytes` is the most
     /// the brain may hold (`None`: no limit). Called at `START` and
-    /// `RESTART`, and again before the next move when the manager changes
-    /// `max_memory` (as it does after the `START` of its first game).
+    /// `RESTART` once the manager has said `max_memory`, while it waits for
+    /// `OK` and no turn's clock runs; before that (a manager's first game)
+    /// and when the manager changes `max_memory`, before the next move,
+    /// whose time it then takes.
     fn new_game(&mut self, memory_bytes: Option<u64>);
 
-    /// Called after [`Brain::new_game`] at `START` and `RESTART`, while
-    /// the manager waits for `OK` and no turn's clock runs: work done here
-    /// to be ready for the first move costs that move no time. Nothing by
-    /// default.
-    fn get_ready(&mut self) {}
-
     /// The point the side to move plays on `setup`, thinking within
-    /// `budget`; `None` if the brain has none to offer.
-    fn choose(&mut self, setup: &Setup, budget: Limits) -> Option<Spot>;
-
-    /// Lines to show the manager about the last [`Brain::choose`] (each
-    /// written as a `MESSAGE`, before the move): none by default.
-    fn messages(&self) -> Vec<String> {
-        Vec::new()
-    }
+    /// `budget`; `None` if the brain has none to offer. What it tells
+    /// `notes` while it thinks (a line, without its newline) is written
+    /// to the manager at once as a `MESSAGE`.
+    fn choose(
+        &mut self,
+        setup: &Setup,
+        budget: Limits,
+        notes: &mut dyn FnMut(&str),
+    ) -> Option<Spot>;
 
     /// Whether the last [`Brain::choose`] was cut short by the halt flag
-    /// [`serve`] raises at `END`.
+    /// that [`serve`] raises.
     fn interrupted(&self) -> bool {
         false
     }
@@ -88,12 +92,10 @@ pub trait Brain {
 
 /// The search engine as a brain: what `pbrain-gomoku-mist` plays with.
 impl Brain for Engine {
-    /// An empty table (see [`Engine::reset`]: a fresh one, the old freed
-    /// first so that memory never holds two, or the old one emptied in
-    /// place if written and of the same size). A fresh table's pages are
-    /// written by [`Brain::get_ready`] or, failing that, by the first
-    /// search on more than one thread (see [`Engine::commit_table`]).
-    /// Under a limit the table leaves room for the helper threads (see
+    /// An empty table (see [`Engine::reset`]: at once whatever the size;
+    /// a table of a new size is made on a thread of its own, the old one
+    /// freed first, while the searches use a small stand-in). Under a limit
+    /// the table leaves room for the helper threads (see
     /// [`Engine::reset_within`]); with none it takes the default size.
     fn new_game(&mut self, memory_bytes: Option<u64>) {
         match memory_bytes {
@@ -102,29 +104,23 @@ impl Brain for Engine {
         }
     }
 
-    /// Writes the table's pages while no clock runs, so that the game's
-    /// first search, on any number of threads, faults none of them in
-    /// (about 90 ms for a table of 256 MiB, that move's time otherwise).
-    fn get_ready(&mut self) {
-        self.commit_table();
-    }
-
-    fn choose(&mut self, setup: &Setup, budget: Limits) -> Option<Spot> {
-        self.search(setup, budget).map(|found| found.best)
+    /// Notes one line per completed depth, as it completes:
+    /// depth-selective depth, the score (`ev`) or `mate N` plies, nodes,
+    /// nodes a second, milliseconds and the principal variation in Gomocup
+    /// coordinates.
+    fn choose(
+        &mut self,
+        setup: &Setup,
+        budget: Limits,
+        notes: &mut dyn FnMut(&str),
+    ) -> Option<Spot> {
+        let mut report = |r: &Report| notes(&r.line(|s| format!("{},{}", s.x, s.y)));
+        self.search_with(setup, budget, &mut report)
+            .map(|found| found.best)
     }
 
     fn interrupted(&self) -> bool {
         Engine::interrupted(self)
-    }
-
-    /// One line per completed depth: depth-selective depth, the score
-    /// (`ev`) or `mate N` plies, nodes, nodes a second, milliseconds and
-    /// the principal variation in Gomocup coordinates.
-    fn messages(&self) -> Vec<String> {
-        self.reports()
-            .iter()
-            .map(|r| r.line(|s| format!("{},{}", s.x, s.y)))
-            .collect()
     }
 }
 
@@ -146,31 +142,25 @@ pub const ABOUT: &str = concat!(
     "\", author=\"gomoku-mist developers\", country=\"n/a\", www=\"n/a\"\n"
 );
 
-/// Where `END` and the end of input stand in the stream of commands, as
-/// the reader thread of [`serve`] has seen them: numbered from 1, blank
-/// lines not counted.
-#[derive(Debug, Default)]
-struct Seen {
-    /// The command being answered.
-    answering: u64,
-    /// The number of the `END` line, or of the end of input (one past the
-    /// last command).
-    end: Option<(u64, End)>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum End {
-    Command,
-    Input,
-}
-
 /// Speaks the protocol on `input` and `output` until `END` or the end of
 /// input, with `brain` choosing the moves. The commands are read on a
-/// thread of their own, so an `END` (or the end of input) that comes while
-/// the brain thinks raises
-/// `halt`, which the brain's search watches: the search stops within a
-/// few hundred nodes, and after `END` nothing more is written. A brain
-/// that does not watch `halt` just answers late.
+/// thread of their own, so that one sent while the brain thinks is heard
+/// at once: the thread raises `halt`, which the brain's search watches
+/// (it stops within a few hundred nodes), when one of these comes while
+/// the brain is answering a command, or right behind the command:
+///
+/// - `END`: the session ends, and after a think it stopped nothing more is
+///   written (the commands between are not answered);
+/// - `YXSTOP`: the brain plays the best move it has;
+/// - `RESTART`, or a `START` the brain plays: the move is dropped unwritten,
+///   and the new game begins;
+/// - the end of input: the brain plays the best move it has, then stops.
+///
+/// Lines read in one go were sent before any reply to them: they are taken
+/// in order as commands, and stop nothing in front of them but a think
+/// right before them, so a manager (or a file) that sends a whole session
+/// at once gets every answer. The brain's notes are written as they come,
+/// each flushed. A brain that does not watch `halt` just answers late.
 ///
 /// # Errors
 ///
@@ -178,7 +168,7 @@ enum End {
 pub fn serve<B, R, W>(
     brain: &mut B,
     input: R,
-    mut output: W,
+    output: W,
     halt: Arc<AtomicBool>,
 ) -> Result<(), GomocupError>
 where
@@ -195,43 +185,42 @@ where
         // completes, and the process ends without it.
         std::thread::spawn(move || read_commands(input, &send, &seen, &halt));
     }
-    let lock = |seen: &Mutex<Seen>| -> Seen {
-        let s = seen
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        Seen {
-            answering: s.answering,
-            end: s.end,
-        }
-    };
     let mut protocol = Protocol::new();
+    let mut out = Out {
+        output,
+        seen: &seen,
+        failed: None,
+    };
     let mut reply = Vec::new();
     let mut number = 0;
     for message in lines {
         let (line, whole) = message.map_err(GomocupError::Read)?;
         number += 1;
         {
-            let mut s = seen
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut s = lock(&seen);
             s.answering = number;
-            // An end already read right behind this command: no time to
-            // think.
-            halt.store(
-                s.end.is_some_and(|(at, _)| at == number + 1),
-                Ordering::Relaxed,
-            );
+            s.busy = true;
+            s.during = During::default();
+            s.halting.retain(|&at| at > number);
+            halt.store(s.halting.contains(&(number + 1)), Ordering::Relaxed);
         }
         reply.clear();
-        let flow = protocol.handle(&line, whole, brain, &mut reply);
-        let ended = lock(&seen).end == Some((number + 1, End::Command));
-        if ended && brain.interrupted() {
+        let flow = protocol.handle(&line, whole, brain, &mut reply, &mut out);
+        if let Some(e) = out.failed.take() {
+            return Err(GomocupError::Write(e));
+        }
+        let (during, end_behind) = {
+            let mut s = lock(&seen);
+            s.busy = false;
+            (s.during, s.end == Some((number + 1, End::Command)))
+        };
+        if during.end || (end_behind && brain.interrupted()) {
             break;
         }
         if !reply.is_empty() {
-            output
+            out.output
                 .write_all(&reply)
-                .and_then(|()| output.flush())
+                .and_then(|()| out.output.flush())
                 .map_err(GomocupError::Write)?;
         }
         if flow == Flow::End {
@@ -241,51 +230,177 @@ where
     Ok(())
 }
 
+/// The commands as the reader thread of [`serve`] has seen them, beside
+/// the one being answered: numbered from 1, blank lines not counted.
+#[derive(Debug, Default)]
+struct Seen {
+    /// The command being answered, or the last one answered.
+    answering: u64,
+    /// Whether `answering` is being answered now.
+    busy: bool,
+    /// What came while it was.
+    during: During,
+    /// The `END` and `YXSTOP` lines read, and the end of input (one past
+    /// the last line), that are not yet answered: each stops a think right
+    /// in front of it.
+    halting: Vec<u64>,
+    /// The number of the `END` line, or of the end of input.
+    end: Option<(u64, End)>,
+}
+
+/// What came while a command was answered.
+#[derive(Clone, Copy, Debug, Default)]
+struct During {
+    end: bool,
+    new_game: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum End {
+    Command,
+    Input,
+}
+
+/// What a line does to a think in front of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// `END`.
+    End,
+    /// `YXSTOP`.
+    Stop,
+    /// `RESTART`, or a `START` with a size the brain plays (one it does
+    /// not play leaves the game as it was).
+    NewGame,
+    /// The end of input.
+    Input,
+    /// Anything else.
+    Other,
+}
+
+impl Kind {
+    fn of(line: &[u8]) -> Kind {
+        match parse::parse(line) {
+            Ok(Some(parse::Command::End)) => Kind::End,
+            Ok(Some(parse::Command::Stop)) => Kind::Stop,
+            Ok(Some(parse::Command::Restart)) => Kind::NewGame,
+            Ok(Some(parse::Command::Start(n)))
+                if u8::try_from(n).is_ok_and(|n| (MIN_SIZE..=MAX_SIZE).contains(&n)) =>
+            {
+                Kind::NewGame
+            }
+            _ => Kind::Other,
+        }
+    }
+}
+
+fn lock(seen: &Mutex<Seen>) -> std::sync::MutexGuard<'_, Seen> {
+    seen.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The manager's end of [`serve`], as the protocol sees it while it
+/// answers.
+struct Out<'a, W> {
+    output: W,
+    seen: &'a Mutex<Seen>,
+    /// The first write that failed.
+    failed: Option<io::Error>,
+}
+
+impl<W: Write> Live for Out<'_, W> {
+    fn send_now(&mut self, lines: &[u8]) {
+        // After END, nothing.
+        if self.failed.is_some() || lock(self.seen).during.end {
+            return;
+        }
+        if let Err(e) = self
+            .output
+            .write_all(lines)
+            .and_then(|()| self.output.flush())
+        {
+            self.failed = Some(e);
+        }
+    }
+
+    fn move_wanted(&self) -> bool {
+        !lock(self.seen).during.new_game
+    }
+}
+
 /// The reader thread of [`serve`]: every command line to `send`, in
-/// order; marks `END` and the end of input in `seen`, and raises `halt`
-/// when one comes right behind the command being answered.
+/// order, each marked in `seen` first; raises `halt` when one stops the
+/// command being answered (see [`serve`]).
 fn read_commands<R: Read>(
     input: R,
     send: &mpsc::Sender<io::Result<(Vec<u8>, bool)>>,
     seen: &Mutex<Seen>,
     halt: &AtomicBool,
 ) {
-    let mut input = io::BufReader::new(input);
+    let mut input = io::BufReader::with_capacity(READ_AHEAD, input);
     let mut line = Vec::with_capacity(MAX_LINE);
     let mut number = 0;
-    let mark = |at: u64, end: End| {
-        let mut s = seen
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        s.end = Some((at, end));
-        if s.answering + 1 == at {
-            halt.store(true, Ordering::Relaxed);
-        }
-    };
+    // The lines read in one go, marked but not yet passed on: none of them
+    // is answered before all are marked, so none stops a think before it
+    // but one right before it.
+    let mut taken = Vec::new();
+    let pass_on =
+        |taken: &mut Vec<(Vec<u8>, bool)>| taken.drain(..).all(|line| send.send(Ok(line)).is_ok());
     loop {
+        if !input.buffer().contains(&b'\n') && !pass_on(&mut taken) {
+            return;
+        }
         match read_line(&mut input, &mut line) {
             Ok(Some(whole)) => {
                 if line.trim_ascii().is_empty() {
                     continue;
                 }
                 number += 1;
-                let is_end = matches!(parse::parse(&line), Ok(Some(parse::Command::End)));
-                if is_end {
-                    mark(number, End::Command);
-                }
-                if send.send(Ok((line.clone(), whole))).is_err() || is_end {
+                let kind = Kind::of(&line);
+                mark(seen, halt, number, kind);
+                taken.push((line.clone(), whole));
+                if kind == Kind::End {
+                    pass_on(&mut taken);
                     return;
                 }
             }
             Ok(None) => {
-                mark(number + 1, End::Input);
+                mark(seen, halt, number + 1, Kind::Input);
+                pass_on(&mut taken);
                 return;
             }
             Err(e) => {
-                let _ = send.send(Err(e));
+                if pass_on(&mut taken) {
+                    let _ = send.send(Err(e));
+                }
                 return;
             }
         }
+    }
+}
+
+/// How much input is read in one go: more than a manager sends at once.
+const READ_AHEAD: usize = 64 << 10;
+
+/// Marks line `at` of `kind` in `seen`, and raises `halt` if it stops the
+/// command being answered.
+fn mark(seen: &Mutex<Seen>, halt: &AtomicBool, at: u64, kind: Kind) {
+    let mut s = lock(seen);
+    match kind {
+        Kind::End => s.end = Some((at, End::Command)),
+        Kind::Input => s.end = Some((at, End::Input)),
+        Kind::Stop | Kind::NewGame | Kind::Other => {}
+    }
+    let halts = matches!(kind, Kind::End | Kind::Stop | Kind::Input);
+    if halts {
+        s.halting.push(at);
+    }
+    let now = s.busy && kind != Kind::Other;
+    if now {
+        s.during.end |= kind == Kind::End;
+        s.during.new_game |= kind == Kind::NewGame;
+    }
+    if now || (halts && s.answering + 1 == at) {
+        halt.store(true, Ordering::Relaxed);
     }
 }
 

@@ -41,6 +41,9 @@ pub enum Command<'a> {
     },
     /// `END`: stop at once.
     End,
+    /// `YXSTOP`: stop thinking and play the best move so far (sent by
+    /// Yixin-Board, and by c-gomoku-cli when a turn's time is up).
+    Stop,
     /// `ABOUT`: who the brain is.
     About,
 }
@@ -122,6 +125,8 @@ pub fn parse(line: &[u8]) -> Result<Option<Command<'_>>, ParseError> {
         Command::Info { key, value }
     } else if is("END") {
         bare(Command::End, "END")?
+    } else if is("YXSTOP") {
+        bare(Command::Stop, "YXSTOP")?
     } else if is("ABOUT") {
         bare(Command::About, "ABOUT")?
     } else {
@@ -230,6 +235,7 @@ mod tests {
             (b"DONE", Command::Done),
             (b"TAKEBACK 3,4", Command::Takeback(at(3, 4))),
             (b"END", Command::End),
+            (b"yxstop\r", Command::Stop),
             (b"ABOUT", Command::About),
             (
                 b"INFO timeout_turn 5000\r",
@@ -306,6 +312,7 @@ mod tests {
             (b"PLAY", "PLAY"),
             (b"INFO", "INFO"),
             (b"END now", "END"),
+            (b"YXSTOP 1", "YXSTOP"),
             (b"ABOUT me", "ABOUT"),
             (b"RESTART 19", "RESTART"),
             (b"BOARD 1", "BOARD"),

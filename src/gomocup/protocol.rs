@@ -34,6 +34,20 @@ pub const MEMORY_RESERVE: u64 = 8 << 20;
 /// The smallest hash table the engine makes, in bytes.
 pub const SMALLEST_TABLE: u64 = crate::engine::tt::SMALLEST as u64;
 
+/// What [`Protocol::handle`] may ask of the loop around it while it
+/// answers a command: the one thing it writes before its reply is done,
+/// and what the manager has said since.
+pub trait Live {
+    /// Writes `lines` to the manager now and flushes them: the search's
+    /// notes, each as soon as its depth completes, while the brain goes on
+    /// thinking.
+    fn send_now(&mut self, lines: &[u8]);
+
+    /// Whether the move just thought of is still wanted: not if a new game
+    /// (`RESTART`, or a `START` the brain plays) came while it was thought.
+    fn move_wanted(&self) -> bool;
+}
+
 /// Whether to go on reading.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -160,17 +174,31 @@ impl Protocol {
     }
 
     /// Answers one line (without its `\n`; `whole` is false if its tail was
-    /// cut off), appending the reply, if any, to `out`.
+    /// cut off), appending the reply, if any, to `out`; while the brain
+    /// thinks, its notes go to `live` at once.
     pub fn handle<B: Brain + ?Sized>(
         &mut self,
         line: &[u8],
         whole: bool,
         brain: &mut B,
         out: &mut Vec<u8>,
+        live: &mut dyn Live,
     ) -> Flow {
         if self.block.is_some() {
-            return self.block_line(line, whole, brain, out);
+            return self.block_line(line, whole, brain, out, live);
         }
+        self.command(line, whole, brain, out, live)
+    }
+
+    /// Answers a line outside a `BOARD` block.
+    fn command<B: Brain + ?Sized>(
+        &mut self,
+        line: &[u8],
+        whole: bool,
+        brain: &mut B,
+        out: &mut Vec<u8>,
+        live: &mut dyn Live,
+    ) -> Flow {
         let command = match parse::parse(line) {
             Ok(None) => return Flow::Continue,
             Ok(Some(Command::Info { key, value })) => {
@@ -210,7 +238,7 @@ impl Protocol {
         if command == Command::End {
             return Flow::End;
         }
-        if let Err(refusal) = self.follow(command, brain, out) {
+        if let Err(refusal) = self.follow(command, brain, out, live) {
             reply(out, "ERROR", refusal);
         }
         Flow::Continue
@@ -223,18 +251,28 @@ impl Protocol {
         whole: bool,
         brain: &mut B,
         out: &mut Vec<u8>,
+        live: &mut dyn Live,
     ) -> Flow {
         let stone = parse::parse_stone(line);
         if let Ok(None) = stone {
             let block = self.block.take().unwrap_or_default();
-            if let Err(refusal) = self.done(block, brain, out) {
+            if let Err(refusal) = self.done(block, brain, out, live) {
                 reply(out, "ERROR", refusal);
             }
             return Flow::Continue;
         }
-        // END still ends, wherever it comes.
-        if let Ok(Some(Command::End)) = parse::parse(line) {
-            return Flow::End;
+        match parse::parse(line) {
+            // END still ends, wherever it comes.
+            Ok(Some(Command::End)) => return Flow::End,
+            // Neither is a stone, nor spoils the position: INFO is
+            // followed as anywhere else, YXSTOP has no think to stop.
+            Ok(Some(Command::Info { .. } | Command::Stop))
+            | Err(ParseError::Arguments {
+                command: "INFO", ..
+            }) if stone.is_err() => {
+                return self.command(line, whole, brain, out, live);
+            }
+            _ => {}
         }
         let Some(block) = &mut self.block else {
             return Flow::Continue;
@@ -259,6 +297,7 @@ impl Protocol {
         command: Command<'_>,
         brain: &mut B,
         out: &mut Vec<u8>,
+        live: &mut dyn Live,
     ) -> Result<(), Refusal> {
         match command {
             Command::Start(size) => self.start(size, brain, out),
@@ -274,7 +313,7 @@ impl Protocol {
                 if !self.stones.is_empty() {
                     return Err(Refusal::NotEmpty);
                 }
-                self.play(brain, out)
+                self.play(brain, out, live)
             }
             Command::Turn(at) => {
                 let p = self.empty_point(at)?;
@@ -282,7 +321,7 @@ impl Protocol {
                     return Err(Refusal::Full);
                 }
                 self.stones.push((p, Side::Opponent));
-                self.play(brain, out)
+                self.play(brain, out, live)
             }
             Command::Play(at) => {
                 let p = self.empty_point(at)?;
@@ -307,6 +346,9 @@ impl Protocol {
                 out.extend_from_slice(ABOUT.as_bytes());
                 Ok(())
             }
+            // A think it would stop is over (the search watches for it on
+            // a thread of its own: see `serve`); none, or none left.
+            Command::Stop => Ok(()),
             // Both answered by `handle` before it gets here.
             Command::Info { .. } | Command::End => Ok(()),
         }
@@ -340,7 +382,6 @@ impl Protocol {
         self.fresh = !self.memory_said;
         if self.memory_said {
             brain.new_game(self.brain_memory());
-            brain.get_ready();
         }
     }
 
@@ -381,6 +422,7 @@ impl Protocol {
         block: Block,
         brain: &mut B,
         out: &mut Vec<u8>,
+        live: &mut dyn Live,
     ) -> Result<(), Refusal> {
         if let Some(problem) = block.problem {
             return Err(problem);
@@ -390,11 +432,17 @@ impl Protocol {
             return Err(Refusal::Full);
         }
         self.stones = block.stones;
-        self.play(brain, out)
+        self.play(brain, out, live)
     }
 
-    /// Asks the brain for a move, plays it and writes it.
-    fn play<B: Brain + ?Sized>(&mut self, brain: &mut B, out: &mut Vec<u8>) -> Result<(), Refusal> {
+    /// Asks the brain for a move, plays it and writes it, unless a new game
+    /// came while it thought; the brain's notes are written as they come.
+    fn play<B: Brain + ?Sized>(
+        &mut self,
+        brain: &mut B,
+        out: &mut Vec<u8>,
+        live: &mut dyn Live,
+    ) -> Result<(), Refusal> {
         // The manager's clock runs from its command: whatever the brain
         // spends on a game or a memory limit new since its last move comes
         // out of this turn.
@@ -408,9 +456,13 @@ impl Protocol {
         }
         let setup = self.setup();
         let taken = |s: Spot| self.stones.iter().any(|(q, _)| *q == Coord::of(s));
-        let offered = brain.choose(&setup, budget);
-        for line in brain.messages() {
-            reply(out, "MESSAGE", line);
+        let offered = brain.choose(&setup, budget, &mut |note| {
+            reply(out, "MESSAGE", note);
+            live.send_now(out);
+            out.clear();
+        });
+        if !live.move_wanted() {
+            return Ok(());
         }
         let p = match offered.filter(|&s| setup.contains(s) && !taken(s)) {
             Some(s) => Coord::of(s),

@@ -2,12 +2,12 @@
 //! they are asked and answer from a script.
 
 use std::collections::VecDeque;
-use std::time::Duration;
+use std::io::{self, Cursor, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::{Duration, Instant};
 
 use super::coord::Coord;
-use std::io::Cursor;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 use super::{Brain, GomocupError, serve};
 use crate::engine::{Limits, Setup, Spot, greedy};
@@ -44,7 +44,7 @@ struct Recorder {
     script: VecDeque<Option<Point>>,
     asked: Vec<Asked>,
     new_games: Vec<Option<u64>>,
-    /// Each call, in order: `new_game`, `get_ready` or `choose`.
+    /// Each call, in order: `new_game` or `choose`.
     calls: Vec<&'static str>,
 }
 
@@ -54,11 +54,12 @@ impl Brain for Recorder {
         self.calls.push("new_game");
     }
 
-    fn get_ready(&mut self) {
-        self.calls.push("get_ready");
-    }
-
-    fn choose(&mut self, setup: &Setup, budget: Limits) -> Option<Spot> {
+    fn choose(
+        &mut self,
+        setup: &Setup,
+        budget: Limits,
+        _notes: &mut dyn FnMut(&str),
+    ) -> Option<Spot> {
         self.calls.push("choose");
         self.asked.push(Asked {
             board: board_of(setup),
@@ -363,7 +364,7 @@ fn restart_and_start_begin_a_new_game_for_the_brain() {
     let said = format!("INFO max_memory 0\n{input}");
     let (got, brain) = talk_with(scripted(&["J10", "J10", "J10"]), &said);
     assert_eq!(got, "OK\n9,9\nOK\n9,9\nOK\n9,9\n");
-    assert_eq!(brain.calls, ["new_game", "get_ready", "choose"].repeat(3));
+    assert_eq!(brain.calls, ["new_game", "choose"].repeat(3));
     assert_eq!(brain.new_games, [None, None, None]);
 }
 
@@ -451,10 +452,7 @@ fn info_max_memory_reaches_the_brain_less_a_reserve() {
     // before its OK.
     let (_, brain) = talk("START 19\nINFO max_memory 83886080\nBEGIN\nRESTART\nBEGIN\n");
     assert_eq!(brain.new_games, [Some(83_886_080 - (8 << 20)); 2]);
-    assert_eq!(
-        brain.calls,
-        ["new_game", "choose", "new_game", "get_ready", "choose"]
-    );
+    assert_eq!(brain.calls, ["new_game", "choose", "new_game", "choose"]);
 }
 
 #[test]
@@ -607,7 +605,12 @@ impl Brain for SlowStarter {
         std::thread::sleep(self.setup);
     }
 
-    fn choose(&mut self, setup: &Setup, budget: Limits) -> Option<Spot> {
+    fn choose(
+        &mut self,
+        setup: &Setup,
+        budget: Limits,
+        _notes: &mut dyn FnMut(&str),
+    ) -> Option<Spot> {
         self.budgets.push(budget);
         greedy::choose(setup)
     }
@@ -659,7 +662,12 @@ struct Sleeper {
 impl Brain for Sleeper {
     fn new_game(&mut self, _memory_bytes: Option<u64>) {}
 
-    fn choose(&mut self, setup: &Setup, budget: Limits) -> Option<Spot> {
+    fn choose(
+        &mut self,
+        setup: &Setup,
+        budget: Limits,
+        _notes: &mut dyn FnMut(&str),
+    ) -> Option<Spot> {
         self.budgets.push(budget);
         std::thread::sleep(budget.time.unwrap_or_default());
         greedy::choose(setup)
@@ -709,4 +717,322 @@ fn a_cut_off_board_line_is_reported_at_done() {
         format!("OK\nERROR a line is at most {} bytes\n", super::MAX_LINE)
     );
     assert!(brain.asked.is_empty());
+}
+
+/// Input written while [`serve`] runs: each chunk sent is one read, as a
+/// manager's command comes through a pipe.
+struct Pipe {
+    chunks: mpsc::Receiver<Vec<u8>>,
+    left: Vec<u8>,
+}
+
+impl Read for Pipe {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.left.is_empty() {
+            match self.chunks.recv() {
+                Ok(chunk) => self.left = chunk,
+                // The sender is gone: the end of input.
+                Err(_) => return Ok(0),
+            }
+        }
+        let n = buf.len().min(self.left.len());
+        buf[..n].copy_from_slice(&self.left[..n]);
+        self.left.drain(..n);
+        Ok(n)
+    }
+}
+
+/// Output passed on as it is written, so a test can wait for a line.
+struct Tap(mpsc::Sender<Vec<u8>>);
+
+impl Write for Tap {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        // The test may have stopped listening: nothing to tell it.
+        let _ = self.0.send(buf.to_vec());
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Thinks until [`serve`] raises its halt flag (for a turn of more than a
+/// second), then plays as the one-ply [`greedy`] player; a shorter turn
+/// it plays at once. Notes `thinking` as it starts, so a test knows.
+struct Ponderer {
+    halt: Arc<AtomicBool>,
+    /// Whether the flag was up as each think began.
+    halted_at_start: Vec<bool>,
+    new_games: usize,
+    interrupted: bool,
+}
+
+impl Brain for Ponderer {
+    fn new_game(&mut self, _memory_bytes: Option<u64>) {
+        self.new_games += 1;
+    }
+
+    fn choose(
+        &mut self,
+        setup: &Setup,
+        budget: Limits,
+        notes: &mut dyn FnMut(&str),
+    ) -> Option<Spot> {
+        self.halted_at_start.push(self.halt.load(Ordering::Relaxed));
+        notes("thinking");
+        let long = budget.time.is_some_and(|t| t > Duration::from_secs(1));
+        let started = Instant::now();
+        // Bounded, so that a protocol that never stops it fails the test
+        // rather than hanging it.
+        while long && !self.halt.load(Ordering::Relaxed) && started.elapsed() < HANG {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        self.interrupted = self.halt.load(Ordering::Relaxed);
+        greedy::choose(setup)
+    }
+
+    fn interrupted(&self) -> bool {
+        self.interrupted
+    }
+}
+
+/// How long a test waits for what must come: a liveness bound, not a
+/// speed test.
+const HANG: Duration = Duration::from_secs(20);
+
+/// A conversation with [`serve`] running on a thread of its own, the test
+/// writing commands and reading the replies as they come.
+struct Session {
+    input: Option<mpsc::Sender<Vec<u8>>>,
+    output: mpsc::Receiver<Vec<u8>>,
+    /// Everything written so far.
+    written: String,
+    serving: std::thread::JoinHandle<(Result<(), GomocupError>, Ponderer)>,
+}
+
+impl Session {
+    fn start() -> Session {
+        let (input, chunks) = mpsc::channel();
+        let (tap, output) = mpsc::channel();
+        let halt = Arc::new(AtomicBool::new(false));
+        let mut brain = Ponderer {
+            halt: Arc::clone(&halt),
+            halted_at_start: Vec::new(),
+            new_games: 0,
+            interrupted: false,
+        };
+        let pipe = Pipe {
+            chunks,
+            left: Vec::new(),
+        };
+        let serving = std::thread::spawn(move || {
+            let result = serve(&mut brain, pipe, Tap(tap), halt);
+            (result, brain)
+        });
+        Session {
+            input: Some(input),
+            output,
+            written: String::new(),
+            serving,
+        }
+    }
+
+    /// Sends `text` as one read.
+    fn send(&mut self, text: &[u8]) {
+        let input = self.input.as_ref().expect("input is open");
+        input.send(text.to_vec()).expect("serve reads on");
+    }
+
+    /// Waits until the output so far ends with `tail`; what came since
+    /// the last wait.
+    fn wait_for(&mut self, tail: &str) -> String {
+        let from = self.written.len();
+        let started = Instant::now();
+        while !self.written[from..].ends_with(tail) {
+            let left = HANG.saturating_sub(started.elapsed());
+            match self.output.recv_timeout(left) {
+                Ok(chunk) => self.written += &String::from_utf8_lossy(&chunk),
+                Err(_) => panic!(
+                    "no {tail:?} within {HANG:?}; since the last wait: {:?}",
+                    &self.written[from..]
+                ),
+            }
+        }
+        self.written[from..].to_string()
+    }
+
+    /// Sends `START 19`, a long turn and a first move, and waits until the
+    /// brain thinks on it.
+    fn thinking() -> Session {
+        let mut live = Session::start();
+        live.send(b"START 19\n");
+        live.wait_for("OK\n");
+        live.send(b"INFO timeout_turn 600000\nTURN 9,9\n");
+        assert_eq!(live.wait_for("MESSAGE thinking\n"), "MESSAGE thinking\n");
+        live
+    }
+
+    /// Closes the input and waits for [`serve`] to return: what was written
+    /// since the last wait, and the brain.
+    fn finish(mut self) -> (String, Ponderer) {
+        drop(self.input.take());
+        let from = self.written.len();
+        // The output channel closes when serve returns (its writer dropped).
+        let started = Instant::now();
+        loop {
+            let left = HANG.saturating_sub(started.elapsed());
+            match self.output.recv_timeout(left) {
+                Ok(chunk) => self.written += &String::from_utf8_lossy(&chunk),
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    panic!("serve did not return within {HANG:?}: {:?}", self.written)
+                }
+            }
+        }
+        let (result, brain) = self.serving.join().expect("serve does not panic");
+        result.expect("in-memory I/O cannot fail");
+        (self.written[from..].to_string(), brain)
+    }
+}
+
+/// Whether `reply` is a move on the 19×19 board.
+fn is_move(reply: &str) -> bool {
+    reply.trim_end().split_once(',').is_some_and(|(x, y)| {
+        [x, y]
+            .iter()
+            .all(|n| n.parse::<u32>().is_ok_and(|n| n < 19))
+    })
+}
+
+/// The brain's notes reach the manager while it thinks, each flushed at
+/// once: the first is read before the move exists.
+#[test]
+fn notes_are_written_as_the_brain_thinks() {
+    let mut live = Session::thinking();
+    // The brain is still thinking: it waits for the flag YXSTOP raises.
+    live.send(b"YXSTOP\n");
+    let reply = live.wait_for("\n");
+    assert!(is_move(&reply), "{reply:?}");
+    let (rest, brain) = live.finish();
+    assert_eq!(rest, "");
+    assert_eq!(brain.halted_at_start, [false]);
+}
+
+/// `YXSTOP` stops a think, which answers with its best move so far; the
+/// command itself gets no reply, and the next think is not stopped.
+#[test]
+fn yxstop_stops_a_think_and_the_move_so_far_is_played() {
+    let mut live = Session::thinking();
+    live.send(b"YXSTOP\n");
+    let reply = live.wait_for("\n");
+    assert!(is_move(&reply) && reply != "9,9\n", "{reply:?}");
+    // Not thinking: nothing to stop, no reply.
+    live.send(b"YXSTOP\nINFO timeout_turn 0\nTURN 0,0\n");
+    let second = live.wait_for("\n");
+    assert_eq!(second, "MESSAGE thinking\n");
+    let reply = live.wait_for("\n");
+    assert!(is_move(&reply), "{reply:?}");
+    let (rest, brain) = live.finish();
+    assert_eq!(rest, "");
+    assert_eq!(brain.halted_at_start, [false, false]);
+    assert!(!brain.interrupted, "the second think ran its course");
+}
+
+/// `END` while the brain thinks, behind other lines, ends the session
+/// at once: the think stops, and nothing is answered or written after.
+#[test]
+fn end_behind_other_lines_while_thinking_ends_at_once() {
+    let mut live = Session::thinking();
+    live.send(b"INFO time_left 1000\nABOUT\n");
+    live.send(b"TAKEBACK 9,9\nEND\nABOUT\n");
+    let (rest, brain) = live.finish();
+    assert_eq!(rest, "", "nothing after END");
+    assert!(brain.interrupted);
+}
+
+/// `RESTART` (or a `START` the brain plays) while the brain thinks stops
+/// the think and drops its move: the manager reads `OK` for the new game,
+/// and the board is empty again.
+#[test]
+fn a_new_game_while_thinking_drops_the_move_and_is_answered_ok() {
+    for new_game in ["RESTART", "START 19", "START 15"] {
+        let mut live = Session::thinking();
+        live.send(format!("INFO timeout_turn 0\n{new_game}\n").as_bytes());
+        assert_eq!(live.wait_for("OK\n"), "OK\n", "{new_game}");
+        live.send(b"BEGIN\n");
+        let centre = if new_game == "START 15" { "7,7" } else { "9,9" };
+        assert_eq!(
+            live.wait_for("\n") + &live.wait_for("\n"),
+            format!("MESSAGE thinking\n{centre}\n"),
+            "{new_game}: BEGIN on an empty board"
+        );
+        let (rest, brain) = live.finish();
+        assert_eq!(rest, "", "{new_game}");
+        assert_eq!(brain.halted_at_start, [false, false], "{new_game}");
+    }
+    // A START the brain does not play changes nothing: the think goes on.
+    let mut live = Session::thinking();
+    live.send(b"START 99\nYXSTOP\n");
+    let reply = live.wait_for("\n");
+    assert!(is_move(&reply), "{reply:?}");
+    assert!(live.wait_for("\n").starts_with("ERROR only square boards"));
+    live.finish();
+}
+
+/// The end of input while the brain thinks stops the think, whose move
+/// is written.
+#[test]
+fn the_end_of_input_while_thinking_plays_the_move_so_far() {
+    let live = Session::thinking();
+    let (rest, brain) = live.finish();
+    assert!(is_move(&rest), "{rest:?}");
+    assert!(brain.interrupted);
+}
+
+/// `INFO` gets no reply whatever it holds: a line of 5 MB, a key or value
+/// cut short, bytes that are no text, none inside a `BOARD` block either,
+/// and one sent while the brain thinks. At most a `MESSAGE` says it was
+/// ignored; never `ERROR` or `UNKNOWN`, and the session goes on.
+#[test]
+fn an_info_line_of_any_length_or_shape_is_never_an_error() {
+    let huge = 5 << 20;
+    let lines: Vec<Vec<u8>> = vec![
+        [&b"INFO folder "[..], &vec![b'd'; huge]].concat(),
+        [&b"INFO timeout_turn "[..], &vec![b'9'; huge]].concat(),
+        [&b"INFO "[..], &vec![b'k'; huge], b" 1"].concat(),
+        [&b"INFO "[..], &vec![b' '; huge], b"timeout_turn 5"].concat(),
+        [&b"INFO max_memory 1"[..], &vec![b'\t'; huge], b"x"].concat(),
+        b"INFO".to_vec(),
+        b"INFO \x00\xff 7".to_vec(),
+        b"INFO rule".to_vec(),
+        b"INFO max_memory 12 34".to_vec(),
+    ];
+    for line in &lines {
+        let shown = line[..line.len().min(24)].escape_ascii().to_string();
+        let mut input = b"START 19\n".to_vec();
+        input.extend_from_slice(line);
+        input.extend_from_slice(b"\nBOARD\n9,9,1\n");
+        input.extend_from_slice(line);
+        input.extend_from_slice(b"\n10,10,2\nDONE\n");
+        let (got, brain) = talk(&String::from_utf8_lossy(&input));
+        let replies: Vec<&str> = got.lines().filter(|l| !l.starts_with("MESSAGE")).collect();
+        assert_eq!(replies.len(), 2, "{shown}: {got:?}");
+        assert_eq!(replies[0], "OK", "{shown}");
+        assert!(is_move(replies[1]), "{shown}: {got:?}");
+        assert_eq!(brain.asked[0].board.stones(), 2, "{shown}");
+        // And while the brain thinks.
+        let mut live = Session::thinking();
+        live.send(&[&line[..], b"\nYXSTOP\n"].concat());
+        let mut reply = live.wait_for("\n");
+        while reply.starts_with("MESSAGE") {
+            reply = live.wait_for("\n");
+        }
+        assert!(is_move(&reply), "{shown}: {reply:?}");
+        let (rest, _) = live.finish();
+        assert!(
+            !rest.contains("ERROR") && !rest.contains("UNKNOWN"),
+            "{shown}: {rest:?}"
+        );
+    }
 }

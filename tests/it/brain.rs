@@ -600,9 +600,12 @@ fn arguments_are_refused() {
 
 impl Manager {
     /// Sends `last` (END, or nothing for the end of input) while the
-    /// brain thinks; the exit code, every line written afterwards, and
-    /// how long the brain took to exit (printed: a figure, not a check).
+    /// brain thinks; the exit code, every line written afterwards but the
+    /// search's reports (those of depths completed as `last` was sent may
+    /// still be on their way), and how long the brain took to exit
+    /// (printed: a figure, not a check).
     fn interrupt(mut self, last: Option<&str>) -> (Option<i32>, Vec<String>) {
+        while self.lines.try_recv().is_ok() {}
         let started = std::time::Instant::now();
         if let Some(command) = last {
             self.send(command);
@@ -615,9 +618,18 @@ impl Manager {
         // seen: wait for it to reach the end of stdout (the channel closes).
         let mut after = Vec::new();
         while let Ok(line) = lines.recv_timeout(HANG) {
-            after.push(line);
+            if !line.starts_with("MESSAGE depth ") {
+                after.push(line);
+            }
         }
         (code, after)
+    }
+
+    /// The next line, whatever it is.
+    fn line(&self) -> String {
+        self.lines
+            .recv_timeout(HANG)
+            .unwrap_or_else(|_| panic!("no line within {HANG:?}"))
     }
 }
 
@@ -625,7 +637,9 @@ impl Manager {
 /// opening of four stones on 20×20, far from any win a search could prove
 /// and so end early on (the six-stone position this used before gave the
 /// side to move a win found in 215 ms), on two threads whatever the
-/// machine has (a helper thread must stop with the main search).
+/// machine has (a helper thread must stop with the main search). It
+/// returns once the brain has written its first depth's report: so the
+/// search is under way, and its reports are written while it goes on.
 fn thinking_brain() -> Manager {
     let mut manager = Manager::start();
     assert_eq!(manager.exchange("START 20"), "OK");
@@ -637,9 +651,16 @@ fn thinking_brain() -> Manager {
         .write_all(b"BOARD\n9,9,1\n10,10,2\n10,9,1\n9,10,2\nDONE\n")
         .expect("send a position");
     stdin.flush().expect("flush");
-    thread::sleep(std::time::Duration::from_millis(300));
+    let first = manager.line();
+    assert!(
+        first.starts_with("MESSAGE depth 1-"),
+        "{first:?} is not the first depth's report"
+    );
     manager
 }
+
+/// The taken points of [`thinking_brain`]'s position.
+const THOUGHT_ON: [&str; 4] = ["9,9", "10,10", "10,9", "9,10"];
 
 #[test]
 fn end_while_thinking_stops_the_search_and_nothing_is_written_after() {
@@ -648,15 +669,57 @@ fn end_while_thinking_stops_the_search_and_nothing_is_written_after() {
     assert_eq!(after, Vec::<String>::new(), "nothing after END");
 }
 
+/// `END` behind other lines sent while the brain thinks ends it as
+/// promptly: those lines are not answered.
+#[test]
+fn end_behind_other_lines_while_thinking_stops_the_search() {
+    let mut manager = thinking_brain();
+    manager.send("INFO time_left 100000");
+    manager.send("ABOUT");
+    manager.send("TURN 0,0");
+    let (code, after) = manager.interrupt(Some("END"));
+    assert_eq!(code, Some(0));
+    assert_eq!(after, Vec::<String>::new(), "nothing after END");
+}
+
+/// `YXSTOP` (Yixin-Board's and c-gomoku-cli's stop) while the brain
+/// thinks is answered with the best move so far, and the brain plays on.
+#[test]
+fn yxstop_while_thinking_plays_the_best_move_so_far() {
+    let mut manager = thinking_brain();
+    let reply = manager.exchange("YXSTOP");
+    assert!(
+        sized_move(&reply, 20).is_some() && !THOUGHT_ON.contains(&reply.as_str()),
+        "{reply:?}"
+    );
+    manager.send("INFO timeout_turn 300");
+    let next = manager.exchange("TURN 0,0");
+    assert!(sized_move(&next, 20).is_some() && next != reply, "{next:?}");
+    assert_eq!(manager.end(), Some(0));
+}
+
+/// `RESTART` while the brain thinks stops the think and drops its move:
+/// the manager reads `OK`, and the next game begins on an empty board.
+#[test]
+fn restart_while_thinking_drops_the_move_and_answers_ok() {
+    let mut manager = thinking_brain();
+    assert_eq!(manager.exchange("RESTART"), "OK");
+    manager.send("INFO timeout_turn 300");
+    assert_eq!(
+        manager.exchange("BEGIN"),
+        "9,9",
+        "the centre of an empty board"
+    );
+    assert_eq!(manager.end(), Some(0));
+}
+
 #[test]
 fn end_of_input_while_thinking_stops_the_search_with_a_legal_move() {
     let (code, after) = thinking_brain().interrupt(None);
     assert_eq!(code, Some(0));
-    let moves: Vec<&String> = after.iter().filter(|l| !l.starts_with("MESSAGE")).collect();
-    assert_eq!(moves.len(), 1, "{after:?}");
-    let taken = ["9,9", "10,10", "10,9", "9,10", "11,11", "8,8"];
+    assert_eq!(after.len(), 1, "{after:?}");
     assert!(
-        sized_move(moves[0], 20).is_some() && !taken.contains(&moves[0].as_str()),
+        sized_move(&after[0], 20).is_some() && !THOUGHT_ON.contains(&after[0].as_str()),
         "{after:?}"
     );
 }

@@ -99,6 +99,8 @@ pub struct Search<'a> {
     pool: Option<Pool<'a>>,
     /// The nodes the threads searching together have in progress.
     busy: Option<&'a Busy>,
+    /// Told of each completed iteration as it completes.
+    on_iteration: Option<&'a mut dyn FnMut(&Iteration)>,
 }
 
 /// A search's part in counting the nodes of threads searching together.
@@ -175,7 +177,14 @@ impl<'a> Search<'a> {
             threes_as_threat: false,
             pool: None,
             busy: None,
+            on_iteration: None,
         }
+    }
+
+    /// Has `report` told of each iteration as it completes, so that the
+    /// shell can show it while the search goes on (the search does no I/O).
+    pub fn report_to(&mut self, report: &'a mut dyn FnMut(&Iteration)) {
+        self.on_iteration = Some(report);
     }
 
     /// Makes this the main search of threads that count their nodes in

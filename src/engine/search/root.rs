@@ -141,7 +141,7 @@ impl<'a> Search<'a> {
             }
             let Some(m) = found else { break };
             let pv = self.pv(m);
-            best.iterations.push(Iteration {
+            let iteration = Iteration {
                 depth,
                 seldepth: self.seldepth as u32,
                 score,
@@ -150,7 +150,11 @@ impl<'a> Search<'a> {
                 windows: windows.count,
                 again: windows.again,
                 pv: pv.clone(),
-            });
+            };
+            if let Some(report) = self.on_iteration.as_mut() {
+                report(&iteration);
+            }
+            best.iterations.push(iteration);
             best = Outcome {
                 best: m,
                 score,
