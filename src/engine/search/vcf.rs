@@ -27,7 +27,7 @@ use crate::rules::rule::Rule;
 pub(super) const fn vcf_plies(depth: u32, rule: Rule) -> i32 {
     match rule {
         Rule::Caro => 2 * depth as i32 + 1,
-        Rule::Freestyle | Rule::Exact => 2 * depth as i32 + 3,
+        Rule::Freestyle | Rule::Exact | Rule::Renju => 2 * depth as i32 + 3,
     }
 }
 
