@@ -40,6 +40,7 @@ pub mod tt;
 use crate::rules::board::Board as GameBoard;
 use crate::rules::player::Player;
 use crate::rules::point::{Column, Point, Row};
+use crate::rules::renju::{Foul, Reading};
 use crate::rules::rule::Rule;
 
 use std::sync::Arc;
@@ -128,6 +129,24 @@ impl Setup {
         pos.set_side(colour(self.to_move));
         pos
     }
+}
+
+/// Black's forbidden points in `setup` under renju by the RIF's words
+/// ([`Reading::Rif`]), with why, row by row from `0,0`; none under any
+/// other rule.
+pub fn forbidden(setup: &Setup) -> Vec<(Spot, Foul)> {
+    if setup.rule != Rule::Renju {
+        return Vec::new();
+    }
+    let pos = setup.position();
+    pos.points
+        .iter()
+        .filter(|&&i| pos.cell(i) == pattern::EMPTY)
+        .filter_map(|&i| {
+            let s = position::spot(i)?;
+            Some((s, pos.foul(i, Reading::Rif)?))
+        })
+        .collect()
 }
 
 /// The engine's spot for a point of the rules core.

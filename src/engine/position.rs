@@ -28,6 +28,7 @@
 
 use super::eval::{self, COMBOS, Combo};
 use super::pattern::{self, EMPTY, Pattern, WALL};
+use crate::rules::renju::{self, Cell, Foul, Reading, Stones};
 use crate::rules::rule::Rule;
 
 /// The smallest board side the engine plays on.
@@ -668,6 +669,52 @@ impl Position {
         info.lines[1][d] = pattern::theirs(entry);
         for s in 0..2 {
             (info.combo[s], info.value[s]) = self.shapes.at(eval::shape(info.lines[s]));
+        }
+    }
+}
+
+impl Position {
+    /// Why Black may not play the empty point `i` under renju, by `reading`
+    /// (see [`Reading`]), if not; never under another rule.
+    pub fn foul(&self, i: usize, reading: Reading) -> Option<Foul> {
+        if self.rule != Rule::Renju {
+            return None;
+        }
+        let s = spot(i)?;
+        renju::foul_read(self, i32::from(s.x), i32::from(s.y), reading)
+    }
+
+    /// Whether Black must not play `i`: forbidden by either reading, so
+    /// that no judge can call the move a foul.
+    pub fn shunned(&self, i: usize) -> bool {
+        self.rule == Rule::Renju
+            && (self.foul(i, Reading::Rif).is_some() || self.foul(i, Reading::Judges).is_some())
+    }
+
+    /// Whether Black may not play `i` by both readings: a point White can
+    /// count on Black not taking.
+    pub fn barred(&self, i: usize) -> bool {
+        self.rule == Rule::Renju
+            && self.foul(i, Reading::Rif).is_some()
+            && self.foul(i, Reading::Judges).is_some()
+    }
+}
+
+impl Stones for Position {
+    fn cell(&self, x: i32, y: i32) -> Cell {
+        let on = |v: i32| usize::try_from(v).is_ok_and(|v| v < self.size);
+        if !(on(x) && on(y)) {
+            return Cell::Blocked;
+        }
+        // Both are below the size, at most MAX_SIZE.
+        let i = index(Spot {
+            x: x as u8,
+            y: y as u8,
+        });
+        match self.cell[i & SLOT_MASK] {
+            EMPTY => Cell::Empty,
+            1 => Cell::Black,
+            _ => Cell::Blocked,
         }
     }
 }
