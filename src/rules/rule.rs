@@ -68,6 +68,12 @@ impl Rule {
         }
     }
 
+    /// Whether the rule forbids `player` any point at all: only renju, and
+    /// only Black.
+    pub const fn foul_matters(self, player: Player) -> bool {
+        matches!((self, player), (Rule::Renju, Player::Black))
+    }
+
     /// Why `player` may not place a stone on the empty point `p`, if the
     /// rule forbids it: only renju does, and only to Black.
     pub fn foul(self, board: &Board, player: Player, p: Point) -> Option<Foul> {

@@ -30,6 +30,9 @@ pub const CENTRE: char = '+';
 pub const BLACK_WIN: char = 'X';
 /// A white stone of the winning line.
 pub const WHITE_WIN: char = 'O';
+/// Under renju, with Black to move, a point in the hole where Black may
+/// not play.
+pub const FORBIDDEN: char = 'x';
 
 /// The board as the player to move may see it: the hole around the
 /// centre, the rest in mist, and the last move bracketed (it was just
@@ -39,8 +42,9 @@ pub fn misty(game: &Game, style: Style) -> String {
     let mut out = draw(game, Some(game.centre()), last, &[], style);
     let last_text = last.map_or_else(|| "none yet".to_owned(), |p| p.to_string());
     out.push_str(&format!(
-        "   # Black  o White  {MIST} mist  {CENTRE} hole centre {}  [ ] last move {last_text}\n",
-        game.centre()
+        "   # Black  o White  {MIST} mist  {CENTRE} hole centre {}  [ ] last move {last_text}{}\n",
+        game.centre(),
+        forbidden_legend(game),
     ));
     out
 }
@@ -91,6 +95,15 @@ pub fn winning_line(game: &Game) -> Vec<Point> {
     line
 }
 
+/// The legend of [`FORBIDDEN`], when the picture may show it.
+fn forbidden_legend(game: &Game) -> &'static str {
+    if game.rule().foul_matters(game.to_move()) {
+        "  x forbidden to Black"
+    } else {
+        ""
+    }
+}
+
 /// Rows 19 down to 1, each labelled; a separator before and after each
 /// point, where the last move's brackets go; the column letters below.
 fn draw(
@@ -119,6 +132,9 @@ fn draw(
                     _ => (BLACK_WIN, Paint::Win),
                 },
                 (_, Some(c)) if !mist::in_hole(c, p) && last != Some(p) => (MIST, Paint::Dim),
+                (None, Some(_)) if game.rule().foul(board, game.to_move(), p).is_some() => {
+                    (FORBIDDEN, Paint::Mark)
+                }
                 (None, Some(c)) if c == p => (CENTRE, Paint::Mark),
                 (None, _) => ('.', Paint::Dim),
                 (Some(Player::Black), _) => ('#', Paint::Black),
@@ -250,6 +266,18 @@ mod tests {
             winning_line(&cross),
             points(&["C3", "D3", "E3", "F3", "G3", "G4", "G5", "G6", "G7"])
         );
+    }
+
+    #[test]
+    fn blacks_forbidden_points_in_the_hole_are_marked_under_renju() {
+        // Black's E5 would be a double three; S16 moves the hole to E8.
+        let moves = ["C5", "A19", "D5", "C19", "E6", "E19", "E7", "S16"];
+        let renju = game(&moves, Rule::Renju);
+        let picture = misty(&renju, Style::new(false));
+        assert_eq!(row(&picture, 5).chars().nth(3 + 2 * 4), Some(FORBIDDEN));
+        assert!(picture.contains("x forbidden to Black"), "{picture}");
+        let freestyle = misty(&game(&moves, Rule::Freestyle), Style::new(false));
+        assert!(!freestyle.contains(FORBIDDEN), "{freestyle}");
     }
 
     #[test]
