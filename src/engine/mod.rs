@@ -500,8 +500,13 @@ impl Engine {
             })
             .collect::<Vec<Report>>();
         self.reports.clone_from(&reports);
+        // The search plays no point Black may not under renju; this is
+        // the last guard of it, for any shortcut that missed one.
+        let side = colour(setup.to_move);
+        let legal = |i: usize| empty(&pos, i) && pos.may_play(i, side);
         let best = Some(outcome.best)
-            .filter(|&i| pos.points.contains(&i) && empty(&pos, i))
+            .filter(|&i| pos.points.contains(&i) && legal(i))
+            .or_else(|| pos.points.iter().copied().find(|&i| legal(i)))
             .or_else(|| pos.points.iter().copied().find(|&i| empty(&pos, i)))
             .and_then(position::spot)?;
         Some(Found {
