@@ -10,7 +10,8 @@
 //! stdin, stdout, stderr and the exit code; nothing else touches them.
 //!
 //! - [`rules`], the core: [`point`], [`player`], [`board`] (the stones and
-//!   the runs through a stone), [`rule`] (which runs win), [`mist`],
+//!   the runs through a stone), [`rule`] (which runs win), [`renju`]
+//!   (where Black may not play under renju), [`mist`],
 //!   [`game`] (turn, moves, ending), [`command`] (a line of bytes to a
 //!   command, or why it is none) and the [`contract`] as a document. No
 //!   I/O; imports nothing but itself. Its modules are re-exported here.
@@ -60,4 +61,4 @@ pub mod rng;
 pub mod rules;
 pub mod terminal;
 
-pub use rules::{board, command, contract, game, mist, player, point, rule};
+pub use rules::{board, command, contract, game, mist, player, point, renju, rule};

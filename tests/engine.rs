@@ -23,6 +23,7 @@ use gomoku_mist::board::Board;
 use gomoku_mist::engine::{self, Engine, Limits, Setup, Spot};
 use gomoku_mist::player::Player;
 use gomoku_mist::point::Point;
+use gomoku_mist::renju;
 use gomoku_mist::rule::Rule;
 use proptest::prelude::*;
 
@@ -40,7 +41,7 @@ struct Case {
 }
 
 fn case(rule_pick: usize, picks: Vec<(u8, u8)>) -> Case {
-    let rule = Rule::ALL[rule_pick % 3];
+    let rule = Rule::ALL[rule_pick % Rule::ALL.len()];
     let mut board = Board::new();
     let mut grid = Grid::new(rule);
     let mut to_move = Player::Black;
@@ -72,6 +73,14 @@ fn cases() -> impl Strategy<Value = Case> {
         .prop_map(|(r, picks)| case(r, picks))
 }
 
+/// Renju positions with Black to move, crowded enough to hold forbidden
+/// points.
+fn renju_cases() -> impl Strategy<Value = Case> {
+    prop::collection::vec((6u8..=14, 6u8..=14), 10..80)
+        .prop_map(|picks| case(3, picks))
+        .prop_filter("Black to move", |case| case.to_move == Player::Black)
+}
+
 fn think(case: &Case, engine: &mut Engine) -> Point {
     let limits = Limits {
         nodes: Some(NODES),
@@ -90,6 +99,16 @@ proptest! {
     fn plays_a_legal_empty_point(case in cases()) {
         let best = think(&case, &mut Engine::new(1 << 20));
         prop_assert!(case.board.get(best).is_none(), "{best} is taken");
+    }
+
+    #[test]
+    fn under_renju_black_plays_no_forbidden_point(case in renju_cases()) {
+        let best = think(&case, &mut Engine::new(1 << 20));
+        let (x, y) = (best.column().index() as i32, best.row().index() as i32);
+        for reading in [renju::Reading::Rif, renju::Reading::Judges] {
+            let foul = renju::foul_read(&case.board, x, y, reading);
+            prop_assert!(foul.is_none(), "played {best}: {foul:?} by {reading:?}");
+        }
     }
 
     #[test]

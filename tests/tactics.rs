@@ -2,7 +2,8 @@
 //! test. A position file holds `#` comment lines (why the answer is
 //! right) and `key: value` lines:
 //!
-//! - `rule:` `freestyle`, `exact` or `caro`;
+//! - `rule:` `freestyle`, `exact`, `caro` or `renju` (where no answer is a
+//!   point Black may not play, nor a stop Black may not make);
 //! - `black:` / `white:` the stones, as points separated by spaces;
 //! - `to-move:` `black` or `white`;
 //! - `kind:` what is asked, and how the answers are checked:
@@ -127,6 +128,9 @@ fn solve(pos: &Position, grid: &mut Grid) -> Result<BTreeSet<Point>, String> {
     let after = |grid: &mut Grid, test: &mut dyn FnMut(&mut Grid) -> bool| {
         let mut good = Vec::new();
         for &m in &empties {
+            if !grid.legal(m, me) {
+                continue;
+            }
             grid.set(m, Some(me));
             if test(grid) {
                 good.push(m);

@@ -371,7 +371,7 @@ mod tests {
             .unwrap_err();
         assert_eq!(
             got.to_string(),
-            "--rule: \"fr\\xffe\" is not a rule (use freestyle, exact or caro)"
+            "--rule: \"fr\\xffe\" is not a rule (use freestyle, exact, caro or renju)"
         );
         let bad = OsString::from_vec(b"--\xff".to_vec());
         let got = parse([bad]).map(|_| ()).unwrap_err();
@@ -386,7 +386,7 @@ mod tests {
         // A value is taken whatever it looks like.
         assert_eq!(
             error(&["--rule", "--board"]),
-            "--rule: \"--board\" is not a rule (use freestyle, exact or caro)"
+            "--rule: \"--board\" is not a rule (use freestyle, exact, caro or renju)"
         );
     }
 

@@ -11,6 +11,7 @@ use crate::controller::session::Settings;
 use crate::rules::game::{Game, PlaceError};
 use crate::rules::player::Player;
 use crate::rules::point::{ParsePointError, Point};
+use crate::rules::renju::Foul;
 use crate::rules::rule::Rule;
 
 /// The options of a game.
@@ -43,8 +44,10 @@ Usage: gomoku-mist [OPTIONS] [< FILE]
 Options:
       --moves <HISTORY>  start after these moves, written as `history` prints them
       --rule <RULE>      which lines win: freestyle (five or more; the default),
-                         exact (exactly five) or caro (exactly five, not blocked
-                         at both ends)
+                         exact (exactly five), caro (exactly five, not blocked
+                         at both ends) or renju (Black: exactly five, and no
+                         double three, double four or overline, refused with
+                         Forbidden coordinate; White: five or more)
       --board            after each `view`, draw the whole board with the mist
                          as @; at the end, draw it once more with the mist lifted
       --crlf             accept Windows line endings: drop one \\r before each \\n
@@ -75,6 +78,7 @@ Examples:
   gomoku-mist --moves A1B2C3             White to move, after A1, B2 and C3
   gomoku-mist --rule exact               six in a row does not win
   gomoku-mist --rule caro                five blocked at both ends does not win
+  gomoku-mist --rule renju               Black may not play a double three
   gomoku-mist --board                    play at a terminal with a picture
   gomoku-mist --crlf < windows.in        a file saved with CR LF line endings
   gomoku-mist --cpu white                play Black against the computer
@@ -116,7 +120,7 @@ pub fn parse(args: Vec<OsString>) -> Result<Play, CliError> {
                 .ok_or_else(|| CliError::BadValue {
                     option: "--rule",
                     value: name.to_owned(),
-                    problem: "is not a rule (use freestyle, exact or caro)",
+                    problem: "is not a rule (use freestyle, exact, caro or renju)",
                 })?
         }
     };
@@ -264,6 +268,7 @@ pub fn replay(game: &mut Game, history: &[u8]) -> Result<(), CliError> {
                 Ok(None) => None,
                 Ok(Some(_)) => Some(MoveProblem::EndsTheGame),
                 Err(PlaceError::Occupied(_)) => Some(MoveProblem::Taken),
+                Err(PlaceError::Forbidden(_, foul)) => Some(MoveProblem::Forbidden(foul)),
             },
         };
         if let Some(problem) = problem {
@@ -287,6 +292,9 @@ pub enum MoveProblem {
     /// The point was taken by an earlier move.
     #[error("is already taken")]
     Taken,
+    /// Renju forbids it to Black.
+    #[error("is forbidden to Black ({})", .0.name())]
+    Forbidden(Foul),
     /// After it the game would be over.
     #[error("ends the game, so there would be nothing left to play")]
     EndsTheGame,

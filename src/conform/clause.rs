@@ -134,6 +134,10 @@ pub const ALL: &[Clause] = &[
         "end of input, game unfinished: exit 1, nothing more",
     ),
     decision("OUT-FAIL", "stdout that cannot be written: exit 1"),
+    decision(
+        "PLACE-FORBIDDEN",
+        "with --rule renju: Black's forbidden point, Forbidden coordinate",
+    ),
 ];
 
 /// The clause with id `id`.

@@ -164,7 +164,8 @@ pub fn trace(input: &[u8]) -> Trace {
                 ended = Some(ending);
             }
             Ok(Command::Place(p)) => match game.place(p) {
-                Err(PlaceError::Occupied(_)) => {
+                // The contract's rule forbids no point: only an option does.
+                Err(PlaceError::Occupied(_) | PlaceError::Forbidden(..)) => {
                     reply.extend_from_slice(text::OCCUPIED);
                     clause = "PLACE-OCCUPIED";
                     scenarios.push("occupied");

@@ -14,7 +14,7 @@ use crate::controller::opponent::Opponent;
 use crate::controller::output::{BLOCK, Block, Output};
 use crate::controller::text;
 use crate::rules::command::Command;
-use crate::rules::game::{Ending, Game};
+use crate::rules::game::{Ending, Game, PlaceError};
 use crate::rules::point::Point;
 
 /// Ways to run a session other than the contract's plain one.
@@ -202,7 +202,8 @@ impl<W: Write> Session<W> {
                     self.placed(line.point);
                     return self.end(ending).map(Some);
                 }
-                Err(_) => self.out.bytes(text::OCCUPIED)?,
+                Err(PlaceError::Occupied(_)) => self.out.bytes(text::OCCUPIED)?,
+                Err(PlaceError::Forbidden(..)) => self.out.bytes(text::FORBIDDEN)?,
             },
             Kind::Resign => return self.end(self.game.resign()).map(Some),
             Kind::Term => return Ok(Some(Stop::Term)),

@@ -17,6 +17,8 @@ pub const INVALID: &[u8] = b"Invalid!\n";
 pub const INVALID_COORDINATE: &[u8] = b"Invalid coordinate\n";
 /// A `place` on a point that holds a stone.
 pub const OCCUPIED: &[u8] = b"Occupied coordinate\n";
+/// Under `--rule renju`, a `place` by Black on a forbidden point.
+pub const FORBIDDEN: &[u8] = b"Forbidden coordinate\n";
 /// The last line of a finished game.
 pub const THANKS: &[u8] = b"Thank you for playing!\n";
 

@@ -40,6 +40,7 @@ pub mod tt;
 use crate::rules::board::Board as GameBoard;
 use crate::rules::player::Player;
 use crate::rules::point::{Column, Point, Row};
+use crate::rules::renju::{Foul, Reading};
 use crate::rules::rule::Rule;
 
 use std::sync::Arc;
@@ -133,6 +134,24 @@ impl Setup {
         pos.set_side(colour(self.to_move));
         pos
     }
+}
+
+/// Black's forbidden points in `setup` under renju by the RIF's words
+/// ([`Reading::Rif`]), with why, row by row from `0,0`; none under any
+/// other rule.
+pub fn forbidden(setup: &Setup) -> Vec<(Spot, Foul)> {
+    if setup.rule != Rule::Renju {
+        return Vec::new();
+    }
+    let pos = setup.position();
+    pos.points
+        .iter()
+        .filter(|&&i| pos.cell(i) == pattern::EMPTY)
+        .filter_map(|&i| {
+            let s = position::spot(i)?;
+            Some((s, pos.foul(i, Reading::Rif)?))
+        })
+        .collect()
 }
 
 /// The engine's spot for a point of the rules core.
@@ -593,8 +612,13 @@ impl Engine {
             .map(Report::of)
             .collect::<Vec<Report>>();
         self.reports.clone_from(&reports);
+        // The search plays no point Black may not under renju; this is
+        // the last guard of it, for any shortcut that missed one.
+        let side = colour(setup.to_move);
+        let legal = |i: usize| empty(&pos, i) && pos.may_play(i, side);
         let best = Some(outcome.best)
-            .filter(|&i| pos.points.contains(&i) && empty(&pos, i))
+            .filter(|&i| pos.points.contains(&i) && legal(i))
+            .or_else(|| pos.points.iter().copied().find(|&i| legal(i)))
             .or_else(|| pos.points.iter().copied().find(|&i| empty(&pos, i)))
             .and_then(position::spot)?;
         Some(Found {

@@ -73,11 +73,12 @@ pub const fn swap(code: u32) -> u32 {
 /// the pattern of the own colour in the low four bits, of the opponent in
 /// the high four (see [`own`] and [`theirs`]).
 pub fn table(rule: Rule) -> &'static Table {
-    static TABLES: [OnceLock<Box<Table>>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    static TABLES: [OnceLock<Box<Table>>; 4] = [const { OnceLock::new() }; 4];
     let index = match rule {
         Rule::Freestyle => 0,
         Rule::Exact => 1,
         Rule::Caro => 2,
+        Rule::Renju => 3,
     };
     TABLES[index].get_or_init(|| build(rule))
 }
@@ -89,18 +90,35 @@ pub type Table = [u8; TABLE_LEN];
 /// The entries of a [`Table`]: one per line code.
 const TABLE_LEN: usize = 1 << BITS;
 
-fn build(rule: Rule) -> Box<Table> {
+/// Every code's pattern under `rule` for the colour written `1`; with
+/// `inner`, only the codes whose outer cells are empty.
+fn classify_all(rule: Rule, inner: bool) -> Box<[u8]> {
     let mut table = vec![UNSET; 1 << BITS].into_boxed_slice();
-    // Under freestyle only codes with empty outer cells are used (and the
-    // recursion from them never fills an outer cell).
-    let step = if rule == Rule::Freestyle { 4 } else { 1 };
+    // The recursion from a code with empty outer cells never fills one.
+    let step = if inner { 4 } else { 1 };
     for code in (0..1u32 << BITS).step_by(step) {
-        if code & 0xC_0003 == 0 || rule != Rule::Freestyle {
+        if code & 0xC_0003 == 0 || !inner {
             classify(code, rule, &mut table);
         }
     }
+    table
+}
+
+fn build(rule: Rule) -> Box<Table> {
+    // Codes are written from Black's side. Under renju Black's shapes are
+    // those of exact five (an overline is no five, nor a four), White's
+    // those of freestyle: the forbidden points themselves are the search's
+    // business, not a line's.
+    let (black, white) = match rule {
+        Rule::Renju => (
+            classify_all(Rule::Exact, false),
+            Some(classify_all(Rule::Freestyle, false)),
+        ),
+        _ => (classify_all(rule, rule == Rule::Freestyle), None),
+    };
+    let white = white.as_deref().unwrap_or(&black);
     // Both colours in one byte: one memory access per line update.
-    let packed = |code: u32| table[code as usize] | (table[swap(code) as usize] << 4);
+    let packed = |code: u32| black[code as usize] | (white[swap(code) as usize] << 4);
     // Zeroed by the allocator, not written: the entries a freestyle table
     // never reads stay pages the process never touches.
     let mut entries: Box<Table> = match vec![0; TABLE_LEN].into_boxed_slice().try_into() {
@@ -139,7 +157,7 @@ impl Indexer {
                 shift: 2,
                 mask: 0xFFFF,
             },
-            Rule::Exact | Rule::Caro => Indexer {
+            Rule::Exact | Rule::Caro | Rule::Renju => Indexer {
                 shift: 0,
                 mask: (1 << BITS) - 1,
             },
@@ -173,7 +191,8 @@ fn cell(code: u32, k: isize) -> u8 {
     ((code >> (2 * slot(k))) & 3) as u8
 }
 
-/// Whether the own stone on the centre is part of a winning line.
+/// Whether the own stone on the centre is part of a winning line (under
+/// renju, as Black: the table takes White's from freestyle).
 pub fn is_five(code: u32, rule: Rule) -> bool {
     let reach = |sign: isize| {
         let mut n = 0;
@@ -186,7 +205,7 @@ pub fn is_five(code: u32, rule: Rule) -> bool {
     let length = 1 + right + left;
     match rule {
         Rule::Freestyle => length >= 5,
-        Rule::Exact => length == 5,
+        Rule::Exact | Rule::Renju => length == 5,
         Rule::Caro => {
             // A run of exactly five ends inside the window on both sides.
             length == 5 && !(cell(code, right + 1) == 2 && cell(code, -left - 1) == 2)

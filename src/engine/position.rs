@@ -28,6 +28,7 @@
 
 use super::eval::{self, COMBOS, Combo};
 use super::pattern::{self, EMPTY, Pattern, WALL};
+use crate::rules::renju::{self, Cell, Foul, Reading, Stones};
 use crate::rules::rule::Rule;
 
 /// The smallest board side the engine plays on.
@@ -582,7 +583,7 @@ impl Position {
                 ((u32::from_le_bytes(line) & mask) | u32::from(p) << shift).to_le_bytes()
             };
             let lines = [set(lines[0], own), set(lines[1], theirs)];
-            let (c0, v0) = self.shapes.at(eval::shape(lines[0]));
+            let (c0, v0) = self.black_shape(q, self.shapes.at(eval::shape(lines[0])));
             let (c1, v1) = self.shapes.at(eval::shape(lines[1]));
             let info = &mut self.info[q];
             let (old_combo, old_value) = (info.combo, info.value);
@@ -666,8 +667,111 @@ impl Position {
         let entry = self.table[self.indexer.index(info.code[d])];
         info.lines[0][d] = pattern::own(entry);
         info.lines[1][d] = pattern::theirs(entry);
-        for s in 0..2 {
-            (info.combo[s], info.value[s]) = self.shapes.at(eval::shape(info.lines[s]));
+        let lines = info.lines;
+        let black = self.black_shape(i, self.shapes.at(eval::shape(lines[0])));
+        let info = &mut self.info[i];
+        info.combo[0] = black.0;
+        info.value[0] = black.1;
+        (info.combo[1], info.value[1]) = self.shapes.at(eval::shape(lines[1]));
+    }
+
+    /// Black's combination and value at the empty point `i`, given those
+    /// of its line patterns: under renju, none at a forbidden point, which
+    /// is no move of Black's. Only the combinations a foul can hide behind
+    /// (two threes, a four with more, two fours or an open four) are
+    /// looked at; a foul that depends on stones further away than the
+    /// point's line codes reach is found at the root alone (see
+    /// [`Self::shunned`]).
+    fn black_shape(&self, i: usize, (combo, value): (eval::Combo, i32)) -> (eval::Combo, i32) {
+        let suspect = combo == eval::C_DF3 || (eval::C_B4F3..eval::C_FIVE).contains(&combo);
+        if self.rule == Rule::Renju
+            && suspect
+            && self.cell[i & SLOT_MASK] == EMPTY
+            && self.foul(i, Reading::Rif).is_some()
+        {
+            (eval::C_NONE, 0)
+        } else {
+            (combo, value)
+        }
+    }
+}
+
+impl Position {
+    /// Why Black may not play the empty point `i` under renju, by `reading`
+    /// (see [`Reading`]), if not; never under another rule.
+    pub fn foul(&self, i: usize, reading: Reading) -> Option<Foul> {
+        if self.rule != Rule::Renju {
+            return None;
+        }
+        let s = spot(i)?;
+        renju::foul_read(self, i32::from(s.x), i32::from(s.y), reading)
+    }
+
+    /// Whether the rule forbids colour `c` some points: renju, Black.
+    pub fn restricted(&self, c: Colour) -> bool {
+        self.rule == Rule::Renju && c == 1
+    }
+
+    /// Whether `c` may play the empty point `i` with no judge calling it
+    /// a foul (see [`Self::shunned`]).
+    pub fn may_play(&self, i: usize, c: Colour) -> bool {
+        !(self.restricted(c) && self.shunned(i))
+    }
+
+    /// Whether `c` can be counted on to be able to play `i`, say to stop
+    /// a five (see [`Self::barred`]).
+    pub fn can_defend(&self, i: usize, c: Colour) -> bool {
+        !(self.restricted(c) && self.barred(i))
+    }
+
+    /// The search's cheaper test: whether `c` may not play `i` by a foul
+    /// of two lines or an open four (see [`Self::might_be_foul`]).
+    pub fn foul_in_search(&self, i: usize, c: Colour) -> bool {
+        self.restricted(c) && self.might_be_foul(i) && self.foul(i, Reading::Rif).is_some()
+    }
+
+    /// Whether Black's patterns at the empty point `i` might hide a foul
+    /// by two lines or an open four (not an overline): a test of a few
+    /// bytes before [`Self::foul`]'s walk.
+    pub fn might_be_foul(&self, i: usize) -> bool {
+        if self.rule != Rule::Renju {
+            return false;
+        }
+        let lines = self.info[i & SLOT_MASK].lines[0];
+        lines.contains(&pattern::F4) || lines.iter().filter(|&&p| p >= pattern::F3).count() >= 2
+    }
+
+    /// Whether Black must not play `i`: forbidden by either reading, so
+    /// that no judge can call the move a foul.
+    pub fn shunned(&self, i: usize) -> bool {
+        self.rule == Rule::Renju
+            && (self.foul(i, Reading::Rif).is_some() || self.foul(i, Reading::Judges).is_some())
+    }
+
+    /// Whether Black may not play `i` by both readings: a point White can
+    /// count on Black not taking.
+    pub fn barred(&self, i: usize) -> bool {
+        self.rule == Rule::Renju
+            && self.foul(i, Reading::Rif).is_some()
+            && self.foul(i, Reading::Judges).is_some()
+    }
+}
+
+impl Stones for Position {
+    fn cell(&self, x: i32, y: i32) -> Cell {
+        let on = |v: i32| usize::try_from(v).is_ok_and(|v| v < self.size);
+        if !(on(x) && on(y)) {
+            return Cell::Blocked;
+        }
+        // Both are below the size, at most MAX_SIZE.
+        let i = index(Spot {
+            x: x as u8,
+            y: y as u8,
+        });
+        match self.cell[i & SLOT_MASK] {
+            EMPTY => Cell::Empty,
+            1 => Cell::Black,
+            _ => Cell::Blocked,
         }
     }
 }

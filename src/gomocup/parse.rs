@@ -46,6 +46,12 @@ pub enum Command<'a> {
     Stop,
     /// `ABOUT`: who the brain is.
     About,
+    /// `YXBOARD`: a whole position follows, up to `DONE`, and no move is
+    /// asked for (Yixin-Board's).
+    YxBoard,
+    /// `YXSHOWFORBID`: Black's forbidden points under renju, when Black is
+    /// to move (Yixin-Board's).
+    YxShowForbid,
 }
 
 /// One `x,y,field` line of a `BOARD` block.
@@ -129,6 +135,10 @@ pub fn parse(line: &[u8]) -> Result<Option<Command<'_>>, ParseError> {
         bare(Command::Stop, "YXSTOP")?
     } else if is("ABOUT") {
         bare(Command::About, "ABOUT")?
+    } else if is("YXBOARD") {
+        bare(Command::YxBoard, "YXBOARD")?
+    } else if is("YXSHOWFORBID") {
+        bare(Command::YxShowForbid, "YXSHOWFORBID")?
     } else {
         return Err(ParseError::Unknown);
     };
@@ -237,6 +247,8 @@ mod tests {
             (b"END", Command::End),
             (b"yxstop\r", Command::Stop),
             (b"ABOUT", Command::About),
+            (b"YXBOARD", Command::YxBoard),
+            (b"yxshowforbid\r", Command::YxShowForbid),
             (
                 b"INFO timeout_turn 5000\r",
                 Command::Info {

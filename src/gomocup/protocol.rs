@@ -99,9 +99,11 @@ enum Refusal {
     TooLong,
 }
 
-/// A `BOARD` block being read.
+/// A `BOARD` (or `YXBOARD`) block being read.
 #[derive(Debug, Default)]
 struct Block {
+    /// Whether `DONE` asks for a move: `BOARD`'s does, `YXBOARD`'s not.
+    think: bool,
     stones: Vec<(Coord, Side)>,
     /// The first thing wrong, reported at `DONE`.
     problem: Option<Refusal>,
@@ -337,8 +339,16 @@ impl Protocol {
                 out.extend_from_slice(b"OK\n");
                 Ok(())
             }
-            Command::Board => {
-                self.block = Some(Block::default());
+            Command::Board | Command::YxBoard => {
+                self.block = Some(Block {
+                    think: command == Command::Board,
+                    ..Block::default()
+                });
+                Ok(())
+            }
+            Command::YxShowForbid => {
+                self.ensure_started()?;
+                self.show_forbidden(out);
                 Ok(())
             }
             Command::Done => Err(Refusal::Done),
@@ -432,7 +442,26 @@ impl Protocol {
             return Err(Refusal::Full);
         }
         self.stones = block.stones;
-        self.play(brain, out, live)
+        if block.think {
+            self.play(brain, out, live)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// `FORBID xxyy….`: under renju with Black (the brain's colour) to
+    /// move, the forbidden points, each as two two-digit numbers, row by
+    /// row; none otherwise. As Yixin-Board asks and Rapfi answers.
+    fn show_forbidden(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"FORBID ");
+        let setup = self.setup();
+        if setup.rule == Rule::Renju && setup.to_move == Player::Black {
+            for (s, _) in crate::engine::forbidden(&setup) {
+                // Two digits each: boards are at most 22 wide.
+                let _ = write!(out, "{:02}{:02}", s.x, s.y);
+            }
+        }
+        out.extend_from_slice(b".\n");
     }
 
     /// Asks the brain for a move, plays it and writes it, unless a new game
@@ -622,8 +651,7 @@ pub fn rule_of(bits: u64) -> (Rule, Option<&'static str>) {
     if bits & CARO != 0 {
         (Rule::Caro, None)
     } else if bits & RENJU != 0 {
-        let note = "renju is not supported: playing exactly five, without forbidden moves";
-        (Rule::Exact, Some(note))
+        (Rule::Renju, None)
     } else if bits & EXACT != 0 {
         (Rule::Exact, None)
     } else {

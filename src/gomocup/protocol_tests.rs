@@ -464,22 +464,60 @@ fn info_rule_bits_choose_the_rule() {
         (3, Rule::Exact, ""),
         (8, Rule::Caro, ""),
         (9, Rule::Caro, ""),
-        (
-            4,
-            Rule::Exact,
-            "MESSAGE renju is not supported: playing exactly five, without forbidden moves\n",
-        ),
-        (
-            5,
-            Rule::Exact,
-            "MESSAGE renju is not supported: playing exactly five, without forbidden moves\n",
-        ),
+        (4, Rule::Renju, ""),
+        (5, Rule::Renju, ""),
     ];
     for &(bits, rule, message) in cases {
         let (got, brain) = talk(&format!("START 19\nINFO rule {bits}\nBEGIN\n"));
         assert_eq!(got, format!("OK\n{message}9,9\n"), "rule {bits}");
         assert_eq!(brain.asked[0].rule, rule, "rule {bits}");
     }
+}
+
+/// Yixin-Board's `YXBOARD` sets a position and asks for no move;
+/// `YXSHOWFORBID` lists Black's forbidden points as Rapfi does, `xxyy`
+/// each, when Black (the brain: as many stones as the opponent) moves
+/// under renju, and none otherwise.
+#[test]
+fn yxshowforbid_lists_blacks_forbidden_points_under_renju() {
+    // Black's 5,7 6,7 and 7,8 7,9: 7,7 is a double three.
+    let position = "YXBOARD\n5,7,1\n0,0,2\n6,7,1\n14,0,2\n7,8,1\n0,14,2\n7,9,1\n14,14,2\nDONE\n";
+    let (got, brain) = talk(&format!("START 15\nINFO rule 4\n{position}YXSHOWFORBID\n"));
+    assert_eq!(got, "OK\nFORBID 0707.\n");
+    assert!(brain.asked.is_empty(), "YXBOARD asks for no move");
+    // An overline and a double four (in one line) too, row by row.
+    let position = "YXBOARD\n2,2,1\n0,0,2\n3,2,1\n0,1,2\n4,2,1\n0,2,2\n6,2,1\n0,3,2\n7,2,1\n\
+                    0,4,2\n2,6,1\n0,6,2\n4,6,1\n0,7,2\n6,6,1\n0,8,2\n8,6,1\n0,9,2\nDONE\n";
+    let (got, _) = talk(&format!("START 15\nINFO rule 4\n{position}YXSHOWFORBID\n"));
+    assert_eq!(got, "OK\nFORBID 05020506.\n");
+    check(&[
+        // White to move: nothing is forbidden to it.
+        (
+            "START 15\nINFO rule 4\nYXBOARD\n7,7,2\nDONE\nYXSHOWFORBID\n",
+            "OK\nFORBID .\n",
+        ),
+        // Not renju.
+        (
+            &format!(
+                "START 15\nINFO rule 1\n{}YXSHOWFORBID\n",
+                "YXBOARD\n5,7,1\n0,0,2\n6,7,1\n14,0,2\n7,8,1\n0,14,2\n7,9,1\n14,14,2\nDONE\n"
+            ),
+            "OK\nFORBID .\n",
+        ),
+        (
+            "YXSHOWFORBID\n",
+            "ERROR no board yet: START n first, n from 5 to 22\n",
+        ),
+    ]);
+}
+
+#[test]
+fn yxboard_then_begin_or_turn_plays_on_from_it() {
+    let (got, brain) = talk("START 19\nYXBOARD\n7,7,2\nDONE\nTURN 6,6\n");
+    assert!(got.starts_with("OK\n") && got.lines().count() == 2, "{got}");
+    assert_eq!(brain.asked.len(), 1);
+    assert_eq!(brain.asked[0].board.stones(), 2);
+    assert_eq!(brain.asked[0].to_move, Player::White);
 }
 
 #[test]

@@ -19,6 +19,8 @@ pub struct Board {
 /// The line of same-coloured stones through one stone in one direction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Run {
+    /// The stones' colour; `None` for an empty point.
+    pub colour: Option<Player>,
     /// How many stones the line holds, the stone itself included.
     pub length: u16,
     /// What stands just beyond each end: `None` off the board,
@@ -67,6 +69,7 @@ impl Board {
     pub fn run(&self, p: Point, (dc, dr): (i8, i8)) -> Run {
         let Some(colour) = self.get(p) else {
             return Run {
+                colour: None,
                 length: 0,
                 ends: [None, None],
             };
@@ -89,7 +92,11 @@ impl Board {
                 }
             }
         }
-        Run { length, ends }
+        Run {
+            colour: Some(colour),
+            length,
+            ends,
+        }
     }
 }
 

@@ -7,6 +7,7 @@ use crate::rules::board::Board;
 use crate::rules::mist;
 use crate::rules::player::Player;
 use crate::rules::point::Point;
+use crate::rules::renju::Foul;
 use crate::rules::rule::Rule;
 
 /// How a game ended.
@@ -27,6 +28,10 @@ pub enum PlaceError {
     /// The point already holds a stone.
     #[error("point {0} is already taken")]
     Occupied(Point),
+    /// The rule forbids the point to the player to move: only renju does,
+    /// and only to Black.
+    #[error("point {0} is forbidden to Black: {name}", name = .1.name())]
+    Forbidden(Point, Foul),
 }
 
 /// A game in progress. A placement that ends the game consumes nothing
@@ -84,9 +89,17 @@ impl Game {
     ///
     /// # Errors
     ///
-    /// [`PlaceError::Occupied`] if `p` holds a stone; nothing changes then.
+    /// [`PlaceError::Occupied`] if `p` holds a stone, then
+    /// [`PlaceError::Forbidden`] if the rule forbids it to the player to
+    /// move; nothing changes then.
     pub fn place(&mut self, p: Point) -> Result<Option<Ending>, PlaceError> {
         let player = self.to_move;
+        if self.board.get(p).is_some() {
+            return Err(PlaceError::Occupied(p));
+        }
+        if let Some(foul) = self.rule.foul(&self.board, player, p) {
+            return Err(PlaceError::Forbidden(p, foul));
+        }
         if !self.board.place(p, player) {
             return Err(PlaceError::Occupied(p));
         }
@@ -157,6 +170,7 @@ mod tests {
                         prop_assert_eq!(game.board().stones(), stones_before);
                         prop_assert_eq!(game.to_move(), mover);
                     }
+                    Err(PlaceError::Forbidden(..)) => prop_assert!(false, "freestyle forbids nothing"),
                     Ok(ending) => {
                         let won = five_anywhere(game.board(), mover);
                         prop_assert_eq!(ending == Some(Ending::Win { winner: mover }), won);
@@ -173,6 +187,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn renju_refuses_blacks_forbidden_point_and_changes_nothing() {
+        let mut game = Game::new(Rule::Renju);
+        for p in ["C5", "A19", "D5", "C19", "E6", "E19", "E7", "G19"] {
+            assert_eq!(game.place(p.parse().unwrap()), Ok(None), "{p}");
+        }
+        let e5: Point = "E5".parse().unwrap();
+        let before = (game.moves().len(), game.centre(), game.to_move());
+        assert_eq!(
+            game.place(e5),
+            Err(PlaceError::Forbidden(
+                e5,
+                crate::rules::renju::Foul::DoubleThree
+            ))
+        );
+        assert_eq!((game.moves().len(), game.centre(), game.to_move()), before);
+        assert_eq!(game.board().get(e5), None);
     }
 
     #[test]

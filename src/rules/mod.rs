@@ -1,4 +1,5 @@
 //! The rules of the game: points, players, the board, the winning rule,
+//! renju's forbidden points,
 //! the mist, a game's turn and ending, and what a line of bytes means.
 //!
 //! This is the core. It never does I/O and imports nothing of the crate
@@ -13,4 +14,5 @@ pub mod game;
 pub mod mist;
 pub mod player;
 pub mod point;
+pub mod renju;
 pub mod rule;

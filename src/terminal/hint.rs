@@ -2,7 +2,7 @@
 //! Pure: the line's bytes and the game in, one line of text out.
 //!
 //! The replies on stdout (`Invalid!`, `Invalid coordinate`, `Occupied
-//! coordinate`) are the contract and say little; a hint names the one
+//! coordinate`, under renju `Forbidden coordinate`) are the contract and say little; a hint names the one
 //! thing to change, checked in the order a person most likely went wrong:
 //! a stray control key first, then spacing, case, the shape of `place`,
 //! and last an unknown word.
@@ -12,6 +12,7 @@ use crate::rules::command::{Command, ParseCommandError};
 use crate::rules::game::Game;
 use crate::rules::player::Player;
 use crate::rules::point::{Point, Row, SIZE};
+use crate::rules::renju::Foul;
 
 /// The commands, as a hint lists them.
 pub const COMMANDS: &str = "place <C><R> (e.g. place J10), who, view, history, resign, term";
@@ -22,7 +23,13 @@ const WORDS: [&str; 5] = ["who", "view", "history", "resign", "term"];
 /// line would be accepted.
 pub fn hint(line: &[u8], game: &Game) -> Option<String> {
     match Command::parse(line) {
-        Ok(Command::Place(p)) => game.board().get(p).map(|stone| occupied(p, stone)),
+        Ok(Command::Place(p)) => match game.board().get(p) {
+            Some(stone) => Some(occupied(p, stone)),
+            None => game
+                .rule()
+                .foul(game.board(), game.to_move(), p)
+                .map(|foul| forbidden(p, foul)),
+        },
         Ok(_) => None,
         Err(ParseCommandError::NotACommand) => Some(not_a_command(line)),
         Err(ParseCommandError::NotAPoint(_)) => Some(not_a_point(line, &line[b"place ".len()..])),
@@ -35,6 +42,17 @@ fn occupied(p: Point, stone: Player) -> String {
         Player::White => "White's stone (o)",
     };
     format!("{p} already holds {whose}; choose an empty point")
+}
+
+fn forbidden(p: Point, foul: Foul) -> String {
+    format!(
+        "{p} would make {} for Black, forbidden under renju; choose another point",
+        match foul {
+            Foul::DoubleThree => "a double three (two open threes at once)",
+            Foul::DoubleFour => "a double four (two fours at once)",
+            Foul::Overline => "an overline (six or more in a row)",
+        }
+    )
 }
 
 fn not_a_command(line: &[u8]) -> String {
@@ -265,6 +283,19 @@ mod tests {
         ),
         (b"place A1x\xffy", "\"x\\xffy\" does not belong"),
     ];
+
+    #[test]
+    fn a_forbidden_point_says_why_under_renju_only() {
+        let moves = ["C5", "A19", "D5", "C19", "E6", "E19", "E7", "G19"];
+        let mut renju = Game::new(Rule::Renju);
+        for m in moves {
+            renju.place(m.parse().unwrap()).unwrap();
+        }
+        let got = hint(b"place E5", &renju).expect("a hint");
+        assert!(got.contains("E5 would make a double three"), "{got}");
+        assert_eq!(hint(b"place E4", &renju), None);
+        assert_eq!(hint(b"place E5", &game(&moves)), None);
+    }
 
     #[test]
     fn each_rejected_line_gets_its_hint() {

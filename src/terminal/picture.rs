@@ -37,6 +37,9 @@ pub const CENTRE: char = '+';
 pub const BLACK_WIN: char = 'X';
 /// A white stone of the winning line.
 pub const WHITE_WIN: char = 'O';
+/// Under renju, with Black to move, a point in the hole where Black may
+/// not play.
+pub const FORBIDDEN: char = 'x';
 
 /// How a picture is laid out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,6 +89,9 @@ pub fn misty(game: &Game, style: Style, width: usize) -> String {
         Layout::Spaced => format!("[ ] last move {last_text}"),
         Layout::Compact => format!("last move {last_text}"),
     });
+    if game.rule().foul_matters(game.to_move()) {
+        items.push(format!("{FORBIDDEN} forbidden to Black"));
+    }
     out.push_str(&legend(&items, width));
     out.push_str(&too_narrow(width));
     out
@@ -215,6 +221,9 @@ fn draw(
                     _ => (BLACK_WIN, Paint::Win),
                 },
                 (_, Some(c)) if !mist::in_hole(c, p) && last != Some(p) => (MIST, Paint::Dim),
+                (None, Some(_)) if game.rule().foul(board, game.to_move(), p).is_some() => {
+                    (FORBIDDEN, Paint::Mark)
+                }
                 (None, Some(c)) if c == p => (CENTRE, Paint::Mark),
                 (None, _) => ('.', Paint::Dim),
                 (Some(Player::Black), _) => ('#', Paint::Black),
@@ -396,6 +405,18 @@ mod tests {
                 "   [ ] last move A1"
             ]
         );
+    }
+
+    #[test]
+    fn blacks_forbidden_points_in_the_hole_are_marked_under_renju() {
+        // Black's E5 would be a double three; S16 moves the hole to E8.
+        let moves = ["C5", "A19", "D5", "C19", "E6", "E19", "E7", "S16"];
+        let renju = game(&moves, Rule::Renju);
+        let picture = misty(&renju, Style::new(false), 80);
+        assert_eq!(row(&picture, 5).chars().nth(3 + 2 * 4), Some(FORBIDDEN));
+        assert!(picture.contains("x forbidden to Black"), "{picture}");
+        let freestyle = misty(&game(&moves, Rule::Freestyle), Style::new(false), 80);
+        assert!(!freestyle.contains(FORBIDDEN), "{freestyle}");
     }
 
     #[test]

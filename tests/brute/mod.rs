@@ -9,6 +9,7 @@ use std::collections::HashMap;
 
 use gomoku_mist::player::Player;
 use gomoku_mist::point::{Column, Point, Row};
+use gomoku_mist::renju::{self, Cell, Stones};
 use gomoku_mist::rule::Rule;
 
 const N: i32 = 19;
@@ -98,8 +99,18 @@ impl Grid {
                 Rule::Exact => len == 5,
                 // Beyond a run of `c` stands the opponent, nothing, or the edge.
                 Rule::Caro => len == 5 && !(end_a.is_some() && end_b.is_some()),
+                Rule::Renju if c == Player::White => len >= 5,
+                Rule::Renju => len == 5,
             }
         })
+    }
+
+    /// Whether `c` may play the empty point `i`: under renju Black may
+    /// not play a forbidden point (the rules core's judgement, not the
+    /// engine's).
+    pub fn legal(&self, i: usize, c: Player) -> bool {
+        let (x, y) = (i as i32 % N, i as i32 / N);
+        !(self.rule == Rule::Renju && c == Player::Black && renju::foul(self, x, y).is_some())
     }
 
     /// Whether `c` has at least `k` stones within four points of `i` on
@@ -158,7 +169,7 @@ impl Grid {
         let def = att.opponent();
         if self.win_points(def).is_empty() {
             self.empties()
-                .filter(|&i| self.near_line(i, att, 3))
+                .filter(|&i| self.near_line(i, att, 3) && self.legal(i, att))
                 .collect()
         } else {
             self.stoppers(att, def)
@@ -193,7 +204,12 @@ impl Grid {
     pub fn stoppers(&mut self, by: Player, against: Player) -> Vec<usize> {
         let wins = self.win_points(against);
         if self.rule != Rule::Caro {
-            return if wins.len() == 1 { wins } else { Vec::new() };
+            // Under renju a five point Black may not take stops nothing.
+            return if wins.len() == 1 && self.legal(wins[0], by) {
+                wins
+            } else {
+                Vec::new()
+            };
         }
         // A stone changes a five only on its five point or at one of its
         // ends: on its line, at most five points from the five point.
@@ -246,7 +262,7 @@ impl Grid {
     pub fn double_threat_points(&mut self, c: Player) -> Vec<usize> {
         let candidates: Vec<usize> = self
             .empties()
-            .filter(|&i| self.near_line(i, c, 3))
+            .filter(|&i| self.near_line(i, c, 3) && self.legal(i, c))
             .collect();
         candidates
             .into_iter()
@@ -257,5 +273,15 @@ impl Grid {
                 n >= 2
             })
             .collect()
+    }
+}
+
+impl Stones for Grid {
+    fn cell(&self, x: i32, y: i32) -> Cell {
+        match at(x, y).map(|i| self.cells[i]) {
+            None | Some(Some(Player::White)) => Cell::Blocked,
+            Some(None) => Cell::Empty,
+            Some(Some(Player::Black)) => Cell::Black,
+        }
     }
 }

@@ -61,11 +61,11 @@ fn errors_are_one_line_with_arguments_escaped() {
         (&[b"--\xff"], r#"gomoku-mist: unknown option "--\xff""#),
         (
             &[b"--rule", b"\xff"],
-            r#"gomoku-mist: --rule: "\xff" is not a rule (use freestyle, exact or caro)"#,
+            r#"gomoku-mist: --rule: "\xff" is not a rule (use freestyle, exact, caro or renju)"#,
         ),
         (
             &[b"--rule=ex\ract"],
-            r#"gomoku-mist: --rule: "ex\ract" is not a rule (use freestyle, exact or caro)"#,
+            r#"gomoku-mist: --rule: "ex\ract" is not a rule (use freestyle, exact, caro or renju)"#,
         ),
         (
             &[b"--board=\x07\x08"],
@@ -91,7 +91,7 @@ fn a_huge_value_is_cut_with_its_length() {
     let mut value = b"\x1b".to_vec();
     value.extend(std::iter::repeat_n(b'x', 99_999));
     let expected = format!(
-        "gomoku-mist: --rule: \"\\u{{1b}}{}…\" (100000 bytes) is not a rule (use freestyle, exact or caro)",
+        "gomoku-mist: --rule: \"\\u{{1b}}{}…\" (100000 bytes) is not a rule (use freestyle, exact, caro or renju)",
         "x".repeat(39)
     );
     assert_one_safe_error_line(&[os(b"--rule"), os(&value)], &expected);

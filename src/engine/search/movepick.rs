@@ -14,8 +14,17 @@ impl Search<'_> {
         let opp = other(me);
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();
+        // Under renju Black plays no forbidden point: at the root none that
+        // any judge would call one, below it none the search sees is one.
+        let restricted = self.pos.restricted(me);
         if self.pos.combo_count(opp, C_FIVE) > 0 {
             self.five_stoppers(opp, &mut list);
+            if restricted {
+                list.retain(|&(_, m)| self.pos.may_play(usize::from(m), me));
+                if ply == 0 {
+                    return list;
+                }
+            }
             if list.is_empty() {
                 // Lost: any five point will do.
                 if let Some(f) = self.pos.five_point(opp) {
@@ -65,6 +74,15 @@ impl Search<'_> {
                     .root_filter
                     .as_ref()
                     .is_some_and(|keep| !keep.contains(&i))
+            {
+                continue;
+            }
+            if restricted
+                && if ply == 0 {
+                    !self.pos.may_play(i, me)
+                } else {
+                    self.pos.foul_in_search(i, me)
+                }
             {
                 continue;
             }

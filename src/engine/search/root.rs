@@ -5,9 +5,9 @@ use super::vcf::{Threats, vcf_plies};
 use super::{
     Busy, Iteration, MoveList, Outcome, Pool, ROOT_VCF, ROOT_VCT, SOLVER_CAP, Search, WIN,
 };
-use crate::engine::eval::{C_FIVE, EVAL_LIMIT};
+use crate::engine::eval::{C_B4, C_FIVE, EVAL_LIMIT};
 use crate::engine::pattern;
-use crate::engine::position::other;
+use crate::engine::position::{Colour, other};
 use std::sync::atomic::AtomicU64;
 
 impl<'a> Search<'a> {
@@ -34,23 +34,38 @@ impl<'a> Search<'a> {
             pv: vec![best],
             iterations: Vec::new(),
         };
-        if let Some(f) = self.pos.five_point(me) {
+        // Under renju, no shortcut to a point Black may not play.
+        let allowed = |s: &Self, i: usize| s.pos.may_play(i, me);
+        if let Some(f) = self.pos.five_point(me).filter(|&f| allowed(self, f)) {
             return Err(decided(f, WIN - 1));
         }
         if let Some(f) = self.pos.five_point(opp) {
             let mut stops = MoveList::new();
             self.five_stoppers(opp, &mut stops);
+            stops.retain(|&(_, m)| allowed(self, usize::from(m)));
             // One way to stop the five (or none): no need to search. Under
             // caro there may be several, and the search picks among them.
             if stops.len() <= 1 {
-                let best = stops.first().map_or(f, |&(_, m)| usize::from(m));
+                let lost = || {
+                    if allowed(self, f) {
+                        Some(f)
+                    } else {
+                        self.any_empty()
+                    }
+                };
+                let best = stops.first().map(|&(_, m)| usize::from(m)).or_else(lost);
+                let best = best.unwrap_or(f);
                 return Err(decided(best, if stops.is_empty() { -(WIN - 2) } else { 0 }));
             }
         }
         if let Some(f) = self
             .flex_four(me)
             .filter(|_| self.pos.combo_count(opp, C_FIVE) == 0)
+            .filter(|&f| allowed(self, f))
         {
+            return Err(decided(f, WIN - 3));
+        }
+        if let Some(f) = self.unstoppable_four(me) {
             return Err(decided(f, WIN - 3));
         }
         let list = self.ordered_moves(0, 0, usize::MAX);
@@ -63,7 +78,8 @@ impl<'a> Search<'a> {
         // then threats.
         for depth in 1..=ROOT_VCF {
             if self.solve(6, SOLVER_CAP, |s| s.vcf(depth, 0)) {
-                if let Some(f) = self.solved.filter(|&f| self.pos.cell(f) == pattern::EMPTY) {
+                let playable = |&f: &usize| self.pos.cell(f) == pattern::EMPTY && allowed(self, f);
+                if let Some(f) = self.solved.filter(playable) {
                     return Err(decided(f, WIN - vcf_plies(depth, self.pos.rule())));
                 }
             }
@@ -76,7 +92,8 @@ impl<'a> Search<'a> {
                 break;
             }
             if self.solve(6, SOLVER_CAP, |s| s.vct(depth, 0)) {
-                if let Some(f) = self.solved.filter(|&f| self.pos.cell(f) == pattern::EMPTY) {
+                let playable = |&f: &usize| self.pos.cell(f) == pattern::EMPTY && allowed(self, f);
+                if let Some(f) = self.solved.filter(playable) {
                     return Err(decided(f, WIN - 4 * depth as i32));
                 }
             }
@@ -292,12 +309,35 @@ impl<'a> Search<'a> {
         (!keep.is_empty()).then_some(keep)
     }
 
+    /// Under renju, with White to move and no five of Black's to stop: a
+    /// four of White's whose five point Black may not take, which wins as
+    /// an open four does.
+    fn unstoppable_four(&mut self, me: Colour) -> Option<usize> {
+        let opp = other(me);
+        if !self.pos.restricted(opp) || self.pos.combo_count(opp, C_FIVE) > 0 {
+            return None;
+        }
+        let fours: Vec<usize> = self
+            .pos
+            .candidates()
+            .filter(|&i| self.pos.combo(i, me) >= C_B4)
+            .collect();
+        fours.into_iter().find(|&i| {
+            self.pos.play(i);
+            let stop = self.pos.five_point(me);
+            let won = self.pos.combo_count(me, C_FIVE) == 1
+                && stop.is_some_and(|f| !self.pos.can_defend(f, opp));
+            self.pos.undo();
+            won
+        })
+    }
+
     fn any_empty(&self) -> Option<usize> {
         self.pos
             .points
             .iter()
             .copied()
-            .find(|&i| self.pos.cell(i) == pattern::EMPTY)
+            .find(|&i| self.pos.cell(i) == pattern::EMPTY && self.pos.may_play(i, self.pos.side()))
     }
 
     fn pv(&mut self, first: usize) -> Vec<usize> {

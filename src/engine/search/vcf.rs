@@ -27,7 +27,7 @@ use crate::rules::rule::Rule;
 pub(super) const fn vcf_plies(depth: u32, rule: Rule) -> i32 {
     match rule {
         Rule::Caro => 2 * depth as i32 + 1,
-        Rule::Freestyle | Rule::Exact => 2 * depth as i32 + 3,
+        Rule::Freestyle | Rule::Exact | Rule::Renju => 2 * depth as i32 + 3,
     }
 }
 
@@ -82,6 +82,9 @@ impl Search<'_> {
             let Some(f) = self.pos.five_point(opp) else {
                 return false;
             };
+            if !self.pos.may_play(f, me) {
+                return false;
+            }
             let combo = self.pos.combo(f, me);
             let useful = combo >= C_B4 || threats == Threats::FoursAndThrees;
             if depth == 0 || !useful {
@@ -114,7 +117,7 @@ impl Search<'_> {
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();
         for i in self.pos.candidates() {
-            if self.pos.combo(i, me) >= min {
+            if self.pos.combo(i, me) >= min && !self.pos.foul_in_search(i, me) {
                 // Ranked by the threat it makes: the two-move shapes on the
                 // other lines are the evaluation's business.
                 let combo = i32::from(match self.pos.combo(i, me) {
@@ -166,6 +169,10 @@ impl Search<'_> {
             let Some(f) = self.pos.five_point(att) else {
                 return false;
             };
+            // Under renju a five Black may not stop is a win.
+            if !self.pos.can_defend(f, me) {
+                return true;
+            }
             self.pos.play(f);
             let win = self.attack(depth, ply + 1, threats);
             self.pos.undo();
@@ -187,9 +194,11 @@ impl Search<'_> {
         // A point where either side makes a four has a stone within two:
         // a candidate.
         for i in self.pos.candidates() {
-            if self.pos.combo(i, me) >= C_B4
-                || self.pos.lines(i, att).iter().any(|&p| p >= pattern::B4)
-            {
+            let defends = self.pos.combo(i, me) >= C_B4
+                || self.pos.lines(i, att).iter().any(|&p| p >= pattern::B4);
+            let barred =
+                || self.pos.restricted(me) && self.pos.might_be_foul(i) && self.pos.barred(i);
+            if defends && !barred() {
                 list.push((self.pos.value(i, att) + self.pos.value(i, me), i as u16));
             }
         }
@@ -313,6 +322,15 @@ impl Search<'_> {
         }
         let opp_fives = self.pos.combo_count(opp, C_FIVE);
         if opp_fives >= 2 && self.fives_unstoppable() {
+            return Some(-(WIN - ply - 2));
+        }
+        if opp_fives == 1
+            && self.pos.restricted(me)
+            && self
+                .pos
+                .five_point(opp)
+                .is_some_and(|f| !self.pos.can_defend(f, me))
+        {
             return Some(-(WIN - ply - 2));
         }
         if opp_fives == 0 && self.has_flex_four(me) {
