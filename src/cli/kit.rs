@@ -46,6 +46,7 @@ const FUZZ: &[Spec] = &[
     Spec::valued("--out", "DIR"),
     Spec::valued("--timeout", "SECS"),
     Spec::valued("--jobs", "N"),
+    Spec::valued("--format", "FORMAT"),
     Spec::flag("--assignment-only"),
     HELP,
     VERSION,
@@ -232,6 +233,7 @@ pub fn parse(sub: Sub, args: &[OsString], read_args: ReadArgs) -> Result<Parsed,
                 jobs,
                 shrink_budget: 3000,
                 assignment_only: given.flag("--assignment-only"),
+                format: format.unwrap_or(Format::Text),
             }))
         }
     }

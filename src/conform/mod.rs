@@ -14,6 +14,7 @@ pub mod case;
 pub mod check;
 pub mod clause;
 pub mod cover;
+pub mod diagnose;
 pub mod fuzz;
 pub mod generate;
 pub mod report;
