@@ -189,7 +189,7 @@ pub fn parse(sub: Sub, args: &[OsString], read_args: ReadArgs) -> Result<Parsed,
                     return Err(CliError::BadValue {
                         option: "--format",
                         value: "junit".into(),
-                        problem: "is for check only: cover writes text or json",
+                        problem: "is for check and fuzz only: cover writes text or json",
                     });
                 }
                 other => other.unwrap_or(Format::Text),
