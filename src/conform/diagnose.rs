@@ -251,8 +251,8 @@ pub fn diagnose(input: &[u8], trace: &Trace, ran: &Ran, prober: &Prober) -> Opti
         known.get(&n).map(|(v, _, _)| *v != Verdict::Agree)
     };
     match disagrees(&known, m) {
-        // Out of time before anything was learnt: the end is all we know.
-        None => return Some(end_finding(input, trace, ran)),
+        // Out of time before anything was learnt: a guess from the input.
+        None => return Some(without_probes(input, trace, ran)),
         Some(false) => return Some(end_finding(input, trace, ran)),
         Some(true) => {}
     }
@@ -280,12 +280,65 @@ pub fn diagnose(input: &[u8], trace: &Trace, ran: &Ran, prober: &Prober) -> Opti
             .filter(|n| !known.contains_key(n))
             .collect();
         if points.is_empty() || probe(&lines, &points, prober, &mut known) < points.len() {
-            // Out of time: hi is the shortest prefix known to disagree.
             break;
         }
     }
     let (v, ran_n, trace_n) = known.get(&hi)?;
+    if lo < hi {
+        // Out of time: hi is only the shortest prefix known to disagree.
+        return Some(guess(&lines, lo, hi, *v, ran_n, trace_n));
+    }
     Some(line_finding(&lines, hi, *v, ran_n, trace_n))
+}
+
+/// The finding when time ran out before the line was narrowed down to
+/// one: the prefixes of `lo` lines and fewer agree, that of `hi`
+/// disagrees. For a hang or a crash, the first line in between that
+/// programs are likeliest to trip on; for output, its first difference.
+fn guess(lines: &[&[u8]], lo: usize, hi: usize, v: Verdict, ran: &Ran, trace: &Trace) -> Finding {
+    let example = prefix(lines, hi);
+    let n = (lo.max(1)..=hi)
+        .find(|&n| unusual(lines[n - 1]))
+        .unwrap_or(hi)
+        .max(1);
+    let step = trace.steps.get(n - 1);
+    let (clause, class, cause) = match (v, step) {
+        (Verdict::Hang | Verdict::Crash, Some(step)) => (
+            stuck_clause(step, lines[n - 1]),
+            if v == Verdict::Hang {
+                Class::Hang
+            } else {
+                Class::Crash
+            },
+            format!(
+                "{} on one of lines {}-{hi}, likeliest line {n}: {} (time ran out before the line was found)",
+                if v == Verdict::Hang { "hangs" } else { "crashes" },
+                lo.max(1),
+                quoted(lines[n - 1])
+            ),
+        ),
+        _ => {
+            let b = trace::blame(&example, trace, &ran.stdout, run_end(trace, ran));
+            (
+                b.clause,
+                Class::Output,
+                format!(
+                    "{} (time ran out before the line to blame was found)",
+                    ended(ran)
+                ),
+            )
+        }
+    };
+    Finding {
+        clause,
+        group: clause,
+        class,
+        line: Some(n),
+        cause,
+        scenarios: step.map(|s| s.scenarios.clone()).unwrap_or_default(),
+        example,
+        ran: ran.clone(),
+    }
 }
 
 /// Runs the prefixes of `points` lines, `jobs` at a time, into `known`;
@@ -696,32 +749,27 @@ pub fn known_hang(input: &[u8], trace: &Trace, ran: &Ran, clauses: &[&str]) -> O
 }
 
 /// For a run that hung, when no probe can be afforded (`check`, whose
-/// case has spent its `--timeout`): the end of the input if the reference
-/// did not read `term`, otherwise the first line a program is likeliest
-/// to hang on, or `term` itself.
+/// case has spent its `--timeout`, or `fuzz` out of time): the end of the
+/// input if the reference reached it, otherwise the first line a program
+/// is likeliest to hang on, or else `term` or the game's end.
 pub fn without_probes(input: &[u8], trace: &Trace, ran: &Ran) -> Finding {
-    if trace.stop != Stop::Term || !matches!(ran.end, End::TimedOut(_)) {
+    if trace.stop == Stop::EndOfInput || !matches!(ran.end, End::TimedOut(_)) {
         return end_finding(input, trace, ran);
     }
     let lines = read_lines(input, trace);
-    let n = lines
-        .iter()
-        .position(|l| unusual(l))
-        .map_or(lines.len(), |i| i + 1);
-    let step = &trace.steps[n - 1];
-    let clause = if n == lines.len() {
-        "CMD-TERM"
-    } else {
-        stuck_clause(step, lines[n - 1])
+    let Some(i) = lines.iter().position(|l| unusual(l)) else {
+        return end_finding(input, trace, ran);
     };
+    let (n, step) = (i + 1, &trace.steps[i]);
+    let clause = stuck_clause(step, lines[i]);
     Finding {
         clause,
         group: clause,
         class: Class::Hang,
         line: Some(n),
         cause: format!(
-            "still running though `term` ended its input; perhaps it hangs on line {n}: {}",
-            quoted(lines[n - 1])
+            "still running, though its input ends with `term` or the game's end: likeliest it hangs on line {n}: {}",
+            quoted(lines[i])
         ),
         scenarios: step.scenarios.clone(),
         example: input.to_vec(),
