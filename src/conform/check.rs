@@ -384,16 +384,54 @@ fn judge(
             .saturating_mul(CAP_FACTOR)
             .max(MIN_CAP),
     };
-    let ran = run::run(command, &case.args, &case.input, limits);
+    // A session the reference ends without reading `term` is run ended
+    // by `term` too, at the same time: if the program hangs at the end
+    // of the input, that run still shows what it does before, within the
+    // case's one --timeout.
+    let twin_input = traced
+        .as_ref()
+        .filter(|t| t.stop != trace::Stop::Term && !case.input.is_empty())
+        .map(|t| diagnose::ended_by_term(&case.input, t));
+    let args = &case.args;
+    let (ran, twin) = thread::scope(|scope| {
+        let twin = twin_input.as_ref().map(|input| {
+            scope.spawn(move || {
+                let t = trace::trace(input);
+                let limits = Limits {
+                    timeout: opts.timeout,
+                    cap: t.stdout.len().saturating_mul(CAP_FACTOR).max(MIN_CAP),
+                };
+                let ran = run::run(command, args, input, limits);
+                (t, ran)
+            })
+        });
+        let ran = run::run(command, args, &case.input, limits);
+        (ran, twin.and_then(|h| h.join().ok()))
+    });
     Ok(match report::compare(&expected, &ran) {
         None => judged(Verdict::Pass, decisions),
         Some(detail) => {
             // A program that never ran broke no clause.
             let ran_at_all = !matches!(ran.end, run::End::CannotStart(_));
             let blame = traced.as_ref().filter(|_| ran_at_all).and_then(|t| {
-                let finding = if matches!(ran.end, run::End::TimedOut(_)) {
+                let hung = |r: &run::Ran| matches!(r.end, run::End::TimedOut(_));
+                let (input, t, ran) = match (&twin_input, &twin) {
+                    // Hung at the end of the input: what it does before.
+                    (Some(input), Some((twin_trace, twin_ran))) if hung(&ran) && !hung(twin_ran) => {
+                        let want = Expected {
+                            stdout: twin_trace.stdout.clone(),
+                            code: twin_trace.code,
+                        };
+                        if report::compare(&want, twin_ran).is_none() {
+                            return Some(diagnose::end_finding(&case.input, t, &ran).clause);
+                        }
+                        (input.as_slice(), twin_trace, twin_ran)
+                    }
+                    _ => (case.input.as_slice(), t, &ran),
+                };
+                let finding = if hung(ran) {
                     // The case's time is spent: no probe can be run.
-                    diagnose::without_probes(&case.input, t, &ran)
+                    diagnose::without_probes(input, t, ran)
                 } else {
                     let probe = |input: &[u8], want: &Expected, timeout: Duration| {
                         let limits = Limits {
@@ -407,7 +445,11 @@ fn judge(
                         run::run(command, &case.args, input, limits)
                     };
                     let term = *term.get_or_init(|| {
-                        let alone = probe(b"term\n", &expected, opts.timeout);
+                        // Within the case's --timeout, like every probe.
+                        let left = (started + opts.timeout)
+                            .saturating_duration_since(Instant::now())
+                            .max(Duration::from_millis(1));
+                        let alone = probe(b"term\n", &expected, left);
                         TermCheck::of(&alone)
                     });
                     let prober = Prober {
@@ -419,7 +461,7 @@ fn judge(
                         deadline: started.checked_add(opts.timeout),
                         end_by_deadline: true,
                     };
-                    diagnose::diagnose(&case.input, t, &ran, &prober)?
+                    diagnose::diagnose(input, t, ran, &prober)?
                 };
                 Some(finding.clause)
             });

@@ -202,6 +202,18 @@ pub fn prefix(lines: &[&[u8]], n: usize) -> Vec<u8> {
     out
 }
 
+/// The lines of `input` the reference reads, ended by `term` (the last
+/// `term` read, if any, left out): the session as it stands, ended as
+/// the assignment ends one.
+pub fn ended_by_term(input: &[u8], trace: &Trace) -> Vec<u8> {
+    let lines = read_lines(input, trace);
+    let m = match trace.stop {
+        Stop::Term => lines.len().saturating_sub(1),
+        _ => lines.len(),
+    };
+    prefix(&lines, m)
+}
+
 /// A line a program is likeliest to trip on: bytes the assignment does
 /// not speak of, a `\r`, or longer than its examples.
 fn unusual(line: &[u8]) -> bool {

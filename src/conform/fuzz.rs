@@ -743,11 +743,12 @@ fn escaped(input: &[u8]) -> String {
 /// only how it ended, as what it printed may be lost.
 fn differs(shown: &Shown) -> String {
     let detail = report::compare(&shown.expected, &shown.ran).unwrap_or_default();
+    let first = match &shown.ran.end {
+        End::TimedOut(limit) => format!("still running after {limit:?}: killed"),
+        _ => detail.lines().next().unwrap_or_default().trim().to_owned(),
+    };
     match shown.class {
-        Class::Hang | Class::Crash => {
-            let first = detail.lines().next().unwrap_or_default().trim();
-            format!("  {first}\n  ({LOST_OUTPUT})\n")
-        }
+        Class::Hang | Class::Crash => format!("  {first}\n  ({LOST_OUTPUT})\n"),
         Class::Output => detail,
     }
 }
