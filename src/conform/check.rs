@@ -3,7 +3,6 @@
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
-use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -13,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use super::diagnose::{self, Prober, TermCheck};
 use super::run::{self, Limits};
+use super::report::{json, xml};
 use super::{ConformError, Expected, Format, Outcome, case, clause, report, trace};
 
 /// Output above this many times the expected size (and at least
@@ -192,27 +192,6 @@ impl Judged {
     }
 }
 
-/// `text` with the five characters XML gives a meaning escaped.
-pub(crate) fn xml(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            // Reports escape control bytes already; this keeps any other
-            // out of the XML, where they are not allowed.
-            c if c.is_control() && c != '\n' && c != '\t' => {
-                out.extend(c.escape_default());
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 fn write_junit(
     out: &mut dyn Write,
     all: &[(String, Judged)],
@@ -275,25 +254,6 @@ fn write_junit(
     writeln!(out, "  </testsuite>")?;
     writeln!(out, "</testsuites>")?;
     Ok(())
-}
-
-/// `text` as a JSON string, quotes included.
-pub fn json(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if u32::from(c) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 fn write_json(

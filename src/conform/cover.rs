@@ -7,7 +7,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::check::json;
+use super::report::json;
 use super::{ConformError, Format, Outcome, ReadArgs, case, clause, report, trace};
 
 /// What `cover` reads, and how it reports.

@@ -300,7 +300,36 @@ pub fn diagnose(input: &[u8], trace: &Trace, ran: &Ran, prober: &Prober) -> Opti
         // Out of time: hi is only the shortest prefix known to disagree.
         return Some(guess(&lines, lo, hi, *v, ran_n, trace_n));
     }
-    Some(line_finding(&lines, hi, *v, ran_n, trace_n))
+    let plain_fails = plain_fails(&lines, hi, *v, prober);
+    Some(line_finding(&lines, hi, *v, ran_n, trace_n, plain_fails))
+}
+
+/// For a line blamed for a wrong reply that holds bytes the assignment
+/// does not speak of: whether the same start of the session with that
+/// line stripped of them still disagrees (`None` if nothing was run).
+/// If it does, a rule is broken; if not, the odd bytes alone are to
+/// blame, a decision.
+fn plain_fails(lines: &[&[u8]], n: usize, v: Verdict, prober: &Prober) -> Option<bool> {
+    let line = lines.get(n.checked_sub(1)?)?;
+    if v != Verdict::Differs || line.iter().all(|&b| trace::assignment_byte(b)) {
+        return None;
+    }
+    let plain: Vec<u8> = line
+        .iter()
+        .copied()
+        .filter(|&b| trace::assignment_byte(b))
+        .collect();
+    let mut changed: Vec<&[u8]> = lines[..n].to_vec();
+    changed[n - 1] = &plain;
+    let input = prefix(&changed, n);
+    let trace = trace::trace(&input);
+    let expected = Expected {
+        stdout: trace.stdout.clone(),
+        code: trace.code,
+    };
+    let allowed = prober.allowance()?;
+    let ran = (prober.run)(&input, &expected, allowed);
+    Some(verdict(prober.term, &trace, &ran) != Verdict::Agree)
 }
 
 /// The finding when time ran out before the line was narrowed down to
@@ -475,7 +504,14 @@ fn stuck_clause(step: &Step, line: &[u8]) -> &'static str {
 
 /// The finding for a disagreement that began with line `n` (from 1; 0 is
 /// the `term` ending every prefix).
-fn line_finding(lines: &[&[u8]], n: usize, v: Verdict, ran: &Ran, trace: &Trace) -> Finding {
+fn line_finding(
+    lines: &[&[u8]],
+    n: usize,
+    v: Verdict,
+    ran: &Ran,
+    trace: &Trace,
+    plain_fails: Option<bool>,
+) -> Finding {
     let example = prefix(lines, n);
     let finding = |clause: &'static str, class, cause: String, step: Option<&Step>| Finding {
         clause,
@@ -607,10 +643,20 @@ fn line_finding(lines: &[&[u8]], n: usize, v: Verdict, ran: &Ran, trace: &Trace)
     if clause == "CMD-INVALID" {
         clause = line_clause(step);
     }
-    if matches!(clause, "BYTES-ANY" | "WS-SET" | "LINE-LONG") {
+    if clause == "LINE-LONG" {
         // A reply wrong (not split in two) on a line no command could be
-        // whatever its length or odd bytes: the rule that makes it none.
+        // whatever its length: the rule that makes it none.
         clause = rule_beneath(line).unwrap_or(clause);
+    }
+    if matches!(clause, "BYTES-ANY" | "WS-SET") {
+        match plain_fails {
+            // Without its odd bytes the line fails too: a rule is broken.
+            Some(true) => clause = rule_beneath(line).unwrap_or_else(|| line_clause(step)),
+            // Only the odd bytes make it fail (a NUL read as the end of a
+            // C string, say): one decision, whichever command it was in.
+            _ if line.contains(&0) => clause = "BYTES-ANY",
+            _ => {}
+        }
     }
     let cause = if rest.is_empty() {
         format!("no reply to line {n}: {shown}; expected {}", first_line(reply))
@@ -679,10 +725,16 @@ pub fn end_finding(input: &[u8], trace: &Trace, ran: &Ran) -> Finding {
     // What a killed program printed may be lost: only its end counts.
     let got = if stuck { &trace.stdout } else { &ran.stdout };
     let mut b = trace::blame(input, trace, got, end);
-    if matches!(ran.end, End::TooMuchOutput(_)) && trace.stop == Stop::EndOfInput {
-        // Output without end once the input ends, with or without a
-        // final newline: one cause.
+    let endless = stuck || matches!(ran.end, End::TooMuchOutput(_));
+    let last_unended = !input.is_empty() && !input.ends_with(b"\n");
+    if endless && (trace.stop == Stop::EndOfInput || last_unended) {
+        // Output without end, or no end at all, once the input ends (with
+        // or without a final newline, after a last line or not): one
+        // cause, the end of the input.
         b.clause = "EOF-EXIT";
+    } else if last_unended && matches!(b.clause, "EXIT-CODES" | "TERM-STOP" | "CMD-TERM") {
+        // `term` with no newline after it, not taken for `term`.
+        b.clause = "LINE-NO-NL";
     }
     let class = if matches!(ran.end, End::TimedOut(_)) {
         Class::Hang
@@ -819,7 +871,8 @@ pub fn last_line_finding(body: &[u8], prober: &Prober) -> Option<Finding> {
     if v == Verdict::Agree {
         return None;
     }
-    Some(line_finding(&lines, lines.len(), v, &ran, &trace))
+    let plain_fails = plain_fails(&lines, lines.len(), v, prober);
+    Some(line_finding(&lines, lines.len(), v, &ran, &trace, plain_fails))
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::check::{json, xml};
+use super::report::{json, xml};
 use super::clause::{self, Kind};
 use super::diagnose::{self, Class, Finding, Prober, TermCheck, WHITESPACE, WIN_MISSED};
 use super::run::{self, End, Limits, Ran};
@@ -138,7 +138,14 @@ fn key(f: &Finding) -> Key {
         _ => f.clause,
     };
     let kind = clause::find(clause).map_or(Kind::Rule, |c| c.kind);
-    (kind, clause::rank(clause), f.group, f.class)
+    // At the end of the input, hanging and printing for ever are one
+    // cause: the program does not stop there.
+    let class = if f.line.is_none() {
+        Class::Output
+    } else {
+        f.class
+    };
+    (kind, clause::rank(clause), f.group, class)
 }
 
 /// Case `index` of the run: the same seed and index, the same bytes.

@@ -541,8 +541,9 @@ pub fn blame(input: &[u8], trace: &Trace, got: &[u8], end: RunEnd) -> Blame {
                 }
             }
         }
-        if step.clause.starts_with("MIST-") && step.scenarios.len() > 1 {
-            // The centre is right, but not the symbols: an edge or a stone.
+        if step.clause.starts_with("MIST-") {
+            // The centre is right, but not the symbols: an edge where an
+            // `x` is wrong, else the stones.
             let centre_end = expected[step.reply.clone()]
                 .iter()
                 .position(|&b| b == b',')
@@ -553,9 +554,14 @@ pub fn blame(input: &[u8], trace: &Trace, got: &[u8], end: RunEnd) -> Blame {
                     .iter()
                     .copied()
                     .find(|s| s.starts_with("hole-cut"));
+                let shown = &expected[common..step.reply.end];
+                let edge_wrong = shown
+                    .iter()
+                    .zip(&got[common..])
+                    .any(|(&e, &g)| e != g && (e == text::OFF_BOARD || g == text::OFF_BOARD));
                 return match cut {
-                    Some(cut) => blame(step, "VIEW-EDGE", cut),
-                    None => blame(step, "VIEW-FORMAT", "stones in the hole"),
+                    Some(cut) if edge_wrong => blame(step, "VIEW-EDGE", cut),
+                    _ => blame(step, "VIEW-FORMAT", "stones in the hole"),
                 };
             }
         }
