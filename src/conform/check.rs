@@ -11,8 +11,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::diagnose::{self, Prober, TermCheck};
-use super::run::{self, Limits};
 use super::report::{json, xml};
+use super::run::{self, Limits};
 use super::{ConformError, Expected, Format, Outcome, case, clause, report, trace};
 
 /// Output above this many times the expected size (and at least
@@ -377,7 +377,9 @@ fn judge(
                 let hung = |r: &run::Ran| matches!(r.end, run::End::TimedOut(_));
                 let (input, t, ran) = match (&twin_input, &twin) {
                     // Hung at the end of the input: what it does before.
-                    (Some(input), Some((twin_trace, twin_ran))) if hung(&ran) && !hung(twin_ran) => {
+                    (Some(input), Some((twin_trace, twin_ran)))
+                        if hung(&ran) && !hung(twin_ran) =>
+                    {
                         let want = Expected {
                             stdout: twin_trace.stdout.clone(),
                             code: twin_trace.code,
@@ -396,11 +398,7 @@ fn judge(
                     let probe = |input: &[u8], want: &Expected, timeout: Duration| {
                         let limits = Limits {
                             timeout,
-                            cap: want
-                                .stdout
-                                .len()
-                                .saturating_mul(CAP_FACTOR)
-                                .max(MIN_CAP),
+                            cap: want.stdout.len().saturating_mul(CAP_FACTOR).max(MIN_CAP),
                         };
                         run::run(command, &case.args, input, limits)
                     };

@@ -160,6 +160,9 @@ enum Verdict {
     Differs,
 }
 
+// The braces match the variant whether or not it carries the signal's
+// name: the run module is free to add it.
+#[allow(clippy::unneeded_struct_pattern)]
 fn crashed(end: &End) -> bool {
     matches!(end, End::Signal { .. })
 }
@@ -246,7 +249,10 @@ pub fn diagnose(input: &[u8], trace: &Trace, ran: &Ran, prober: &Prober) -> Opti
     let mut known: BTreeMap<usize, (Verdict, Ran, Trace)> = BTreeMap::new();
     let full = prefix(&lines, m);
     if full == input {
-        known.insert(m, (verdict(prober.term, trace, ran), ran.clone(), trace.clone()));
+        known.insert(
+            m,
+            (verdict(prober.term, trace, ran), ran.clone(), trace.clone()),
+        );
     }
     let mut first: Vec<usize> = Vec::new();
     if !known.contains_key(&m) {
@@ -353,7 +359,11 @@ fn guess(lines: &[&[u8]], lo: usize, hi: usize, v: Verdict, ran: &Ran, trace: &T
             },
             format!(
                 "{} on one of lines {}-{hi}, likeliest line {n}: {} (time ran out before the line was found)",
-                if v == Verdict::Hang { "hangs" } else { "crashes" },
+                if v == Verdict::Hang {
+                    "hangs"
+                } else {
+                    "crashes"
+                },
                 lo.max(1),
                 quoted(lines[n - 1])
             ),
@@ -453,6 +463,21 @@ fn first_line(bytes: &[u8]) -> String {
     }
 }
 
+/// The first line of `bytes`, without its `\n`.
+fn first_line_of(bytes: &[u8]) -> &[u8] {
+    bytes.split(|&b| b == b'\n').next().unwrap_or_default()
+}
+
+/// The first line where `want` and `got` differ, in each.
+fn first_differing_lines<'a>(want: &'a [u8], got: &'a [u8]) -> (&'a [u8], &'a [u8]) {
+    let common = want.iter().zip(got).take_while(|(a, b)| a == b).count();
+    let start = want[..common]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |at| at + 1);
+    (first_line_of(&want[start..]), first_line_of(&got[start..]))
+}
+
 /// The clause of a scenario, as `cover`'s table ties them.
 fn scenario_clause(id: &str) -> Option<&'static str> {
     cover::SCENARIOS
@@ -505,6 +530,28 @@ fn stuck_clause(step: &Step, line: &[u8]) -> &'static str {
 /// The finding for a disagreement that began with line `n` (from 1; 0 is
 /// the `term` ending every prefix).
 fn line_finding(
+    lines: &[&[u8]],
+    n: usize,
+    v: Verdict,
+    ran: &Ran,
+    trace: &Trace,
+    plain_fails: Option<bool>,
+) -> Finding {
+    let mut f = line_finding_as_is(lines, n, v, ran, trace, plain_fails);
+    // A NUL is no whitespace look-alike: a program that takes it for the
+    // end of a C string does so in any command, one decision.
+    let nul = n
+        .checked_sub(1)
+        .and_then(|i| lines.get(i))
+        .is_some_and(|l| l.contains(&0));
+    if f.clause == "WS-SET" && nul {
+        f.clause = "BYTES-ANY";
+        f.group = "BYTES-ANY";
+    }
+    f
+}
+
+fn line_finding_as_is(
     lines: &[&[u8]],
     n: usize,
     v: Verdict,
@@ -640,6 +687,15 @@ fn line_finding(
     } else {
         line_clause(step)
     };
+    let (want_line, got_line) = first_differing_lines(reply, rest);
+    if reply.ends_with(text::THANKS) && want_line != first_line_of(reply) {
+        // The result is right, the history under it is not.
+        clause = "CMD-HISTORY";
+    }
+    if step.clause.starts_with("MIST-") && !got_line.contains(&b',') {
+        // No hole at all where one is due: `view` itself.
+        clause = "CMD-VIEW";
+    }
     if clause == "CMD-INVALID" {
         clause = line_clause(step);
     }
@@ -659,12 +715,15 @@ fn line_finding(
         }
     }
     let cause = if rest.is_empty() {
-        format!("no reply to line {n}: {shown}; expected {}", first_line(reply))
+        format!(
+            "no reply to line {n}: {shown}; expected {}",
+            first_line(reply)
+        )
     } else {
         format!(
             "line {n}: {shown}: expected {}, got {}",
-            first_line(reply),
-            first_line(rest)
+            quoted(want_line),
+            quoted(got_line)
         )
     };
     let win_missed = matches!(clause, "WIN-LINE" | "WIN-OVERLINE" | "TIE-WIN-FIRST")
@@ -732,8 +791,15 @@ pub fn end_finding(input: &[u8], trace: &Trace, ran: &Ran) -> Finding {
         // or without a final newline, after a last line or not): one
         // cause, the end of the input.
         b.clause = "EOF-EXIT";
-    } else if last_unended && matches!(b.clause, "EXIT-CODES" | "TERM-STOP" | "CMD-TERM") {
-        // `term` with no newline after it, not taken for `term`.
+    } else if last_unended
+        && matches!(
+            b.clause,
+            "EXIT-CODES" | "TERM-STOP" | "CMD-TERM" | "LINE-LONG" | "BYTES-ANY" | "WS-SET"
+        )
+    {
+        // The same line with a newline after it was answered right (every
+        // start of the input ended by `term` agrees): what is wrong is the
+        // last line without one, `term` or any other.
         b.clause = "LINE-NO-NL";
     }
     let class = if matches!(ran.end, End::TimedOut(_)) {
@@ -871,8 +937,30 @@ pub fn last_line_finding(body: &[u8], prober: &Prober) -> Option<Finding> {
     if v == Verdict::Agree {
         return None;
     }
+    // The replies before the last line must be right, or the last line
+    // is not what is to blame.
+    if let Some(n) = lines.len().checked_sub(1) {
+        let before = prefix(&lines, n);
+        let before_trace = trace::trace(&before);
+        let want = Expected {
+            stdout: before_trace.stdout.clone(),
+            code: before_trace.code,
+        };
+        let allowed = prober.allowance()?;
+        let ran_before = (prober.run)(&before, &want, allowed);
+        if verdict(prober.term, &before_trace, &ran_before) != Verdict::Agree {
+            return None;
+        }
+    }
     let plain_fails = plain_fails(&lines, lines.len(), v, prober);
-    Some(line_finding(&lines, lines.len(), v, &ran, &trace, plain_fails))
+    Some(line_finding(
+        &lines,
+        lines.len(),
+        v,
+        &ran,
+        &trace,
+        plain_fails,
+    ))
 }
 
 #[cfg(test)]
@@ -893,10 +981,10 @@ mod tests {
         }
     }
 
-    fn diagnosed(
-        input: &[u8],
-        program: &(dyn Fn(&[u8]) -> (Vec<u8>, End) + Sync),
-    ) -> Option<Finding> {
+    /// A program, as a function from its input to its output and end.
+    type Program = dyn Fn(&[u8]) -> (Vec<u8>, End) + Sync;
+
+    fn diagnosed(input: &[u8], program: &Program) -> Option<Finding> {
         let run = runs(program);
         let prober = Prober {
             run: &run,
@@ -907,7 +995,14 @@ mod tests {
             end_by_deadline: false,
         };
         let trace = trace::trace(input);
-        let first = run(input, &Expected { stdout: Vec::new(), code: 0 }, prober.timeout);
+        let first = run(
+            input,
+            &Expected {
+                stdout: Vec::new(),
+                code: 0,
+            },
+            prober.timeout,
+        );
         diagnose(input, &trace, &first, &prober)
     }
 
@@ -940,8 +1035,8 @@ mod tests {
         let fixed: Vec<u8> = input
             .split_inclusive(|&b| b == b'\n')
             .flat_map(|l| {
-                let l = l.strip_suffix(b"\r\n").map_or(l.to_vec(), |s| [s, b"\n"].concat());
-                l
+                l.strip_suffix(b"\r\n")
+                    .map_or(l.to_vec(), |s| [s, b"\n"].concat())
             })
             .collect();
         let t = trace::trace(&fixed);

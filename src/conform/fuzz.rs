@@ -27,9 +27,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::report::{json, xml};
 use super::clause::{self, Kind};
 use super::diagnose::{self, Class, Finding, Prober, TermCheck, WHITESPACE, WIN_MISSED};
+use super::report::{json, xml};
 use super::run::{self, End, Limits, Ran};
 use super::trace;
 use super::{ConformError, Expected, Format, Outcome, case, cover, generate, report};
@@ -839,11 +839,7 @@ fn write_report(
     out: &mut dyn Write,
 ) -> Result<Outcome, ConformError> {
     let failures: u64 = report.shown.iter().map(|s| s.count).sum();
-    let rules = report
-        .shown
-        .iter()
-        .filter(|s| s.kind == Kind::Rule)
-        .count();
+    let rules = report.shown.iter().filter(|s| s.kind == Kind::Rule).count();
     let decisions = report.shown.len() - rules;
     let outcome = if report.cannot_start.is_some() || report.cases == 0 || !report.shown.is_empty()
     {

@@ -524,8 +524,14 @@ fn fuzz_reports_three_planted_bugs_of_the_assignment_as_three_groups() {
     ];
     for (bugs, want) in table {
         let out_dir = scratch(bugs);
-        let (outcome, report) =
-            fuzz_with(with_bug(bugs), 1, 120, Duration::from_secs(2), &out_dir, false);
+        let (outcome, report) = fuzz_with(
+            with_bug(bugs),
+            1,
+            120,
+            Duration::from_secs(2),
+            &out_dir,
+            false,
+        );
         assert_eq!(outcome, Outcome::Failed, "{bugs}:\n{report}");
         let want: Vec<(String, String)> =
             want.into_iter().map(|(c, k)| (c.to_owned(), k)).collect();
@@ -557,8 +563,14 @@ fn fuzz_reports_a_run_that_disagrees_once_apart_and_counts_it_not() {
         false,
     );
     assert_eq!(outcome, Outcome::Passed, "{report}");
-    assert!(report.contains("\nnot reproducible, not counted: case"), "{report}");
-    assert!(report.ends_with("no disagreement\n0 failures\n"), "{report}");
+    assert!(
+        report.contains("\nnot reproducible, not counted: case"),
+        "{report}"
+    );
+    assert!(
+        report.ends_with("no disagreement\n0 failures\n"),
+        "{report}"
+    );
     let _ = fs::remove_dir_all(dir);
 }
 

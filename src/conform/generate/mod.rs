@@ -526,7 +526,11 @@ mod tests {
             // Printable ASCII, every line ended by a newline and short.
             assert!(input.ends_with(b"\n"), "case {index}");
             for line in input.split(|&b| b == b'\n') {
-                assert!(line.len() <= LONG_LINE, "case {index}: {} bytes", line.len());
+                assert!(
+                    line.len() <= LONG_LINE,
+                    "case {index}: {} bytes",
+                    line.len()
+                );
                 assert!(
                     line.iter().all(|b| (0x20..0x7f).contains(b)),
                     "case {index}: {}",
