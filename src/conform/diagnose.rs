@@ -226,6 +226,19 @@ fn unusual(line: &[u8]) -> bool {
             .any(|&b| b == b'\r' || !(0x20..0x7f).contains(&b))
 }
 
+/// The index of the line a program is likeliest to trip on: the first
+/// holding bytes the assignment does not speak of, else the first longer
+/// than its examples, else the first with a `\r` or another control byte.
+fn likeliest(lines: &[&[u8]]) -> Option<usize> {
+    let odd = |l: &&[u8]| !l.iter().all(|&b| trace::assignment_byte(b));
+    let long = |l: &&[u8]| l.len() > trace::LONG_LINE;
+    lines
+        .iter()
+        .position(odd)
+        .or_else(|| lines.iter().position(long))
+        .or_else(|| lines.iter().position(|l| unusual(l)))
+}
+
 /// Explains why `ran`, a run of `input`, disagrees with the reference
 /// (`trace`); `None` if it agrees.
 pub fn diagnose(input: &[u8], trace: &Trace, ran: &Ran, prober: &Prober) -> Option<Finding> {
@@ -258,7 +271,7 @@ pub fn diagnose(input: &[u8], trace: &Trace, ran: &Ran, prober: &Prober) -> Opti
     if !known.contains_key(&m) {
         first.push(m);
     }
-    if let Some(u) = lines[..m].iter().position(|l| unusual(l)) {
+    if let Some(u) = likeliest(&lines[..m]) {
         // Line u + 1 (from 1) is the guess: the prefixes of u and u + 1 lines.
         first.extend([u, u + 1].into_iter().filter(|n| !known.contains_key(n)));
     }
@@ -513,6 +526,19 @@ fn rule_beneath(line: &[u8]) -> Option<&'static str> {
             .first()
             .and_then(|kind| scenario_clause(kind)),
         _ => None,
+    }
+}
+
+/// The kind of line a program may hang on that can be told from the line
+/// alone: bytes the assignment does not speak of, or a long one (as
+/// [`stuck_clause`] names them).
+pub fn hang_kind(line: &[u8]) -> Option<&'static str> {
+    if !line.iter().all(|&b| trace::assignment_byte(b)) {
+        Some("BYTES-ANY")
+    } else if line.len() > trace::LONG_LINE {
+        Some("LINE-LONG")
+    } else {
+        None
     }
 }
 

@@ -114,6 +114,17 @@ fn workers(opts: &FuzzOptions) -> usize {
     }
 }
 
+/// `input` without the lines `drop` picks (a last line without `\n`
+/// included).
+fn without_lines(input: &[u8], drop: impl Fn(&[u8]) -> bool) -> Vec<u8> {
+    input
+        .split_inclusive(|&b| b == b'\n')
+        .filter(|l| !drop(l.strip_suffix(b"\n").unwrap_or(l)))
+        .flatten()
+        .copied()
+        .collect()
+}
+
 /// One group of disagreements: one clause broken one way, one cause.
 struct Group {
     /// The finding of its case of lowest number.
@@ -219,6 +230,15 @@ impl Shared<'_> {
         }
     }
 
+    /// The kinds of line (by clause) the program is known to hang on.
+    fn known_hangs(&self) -> Vec<&'static str> {
+        lock(&self.groups)
+            .values()
+            .filter(|g| g.finding.class == Class::Hang && g.finding.line.is_some())
+            .map(|g| g.finding.group)
+            .collect()
+    }
+
     /// Why `ran` disagrees, or `None` if it agrees.
     fn explain(&self, input: &[u8], trace: &trace::Trace, ran: &Ran) -> Option<Finding> {
         let expected = Expected {
@@ -226,11 +246,7 @@ impl Shared<'_> {
             code: trace.code,
         };
         report::compare(&expected, ran)?;
-        let hangs: Vec<&'static str> = lock(&self.groups)
-            .values()
-            .filter(|g| g.finding.class == Class::Hang && g.finding.line.is_some())
-            .map(|g| g.finding.group)
-            .collect();
+        let hangs = self.known_hangs();
         if let Some(known) = diagnose::known_hang(input, trace, ran, &hangs) {
             return Some(known);
         }
@@ -241,7 +257,8 @@ impl Shared<'_> {
     }
 
     /// Files the finding of case `index`; a new group only if the case
-    /// disagrees again when run once more.
+    /// disagrees again when run once more (the probes that found the line
+    /// to blame ran it again already).
     fn file(&self, index: u64, input: &[u8], trace: &trace::Trace, finding: Finding) {
         let k = key(&finding);
         let add = |groups: &mut BTreeMap<Key, Group>, finding: Finding| {
@@ -272,8 +289,10 @@ impl Shared<'_> {
             stdout: trace.stdout.clone(),
             code: trace.code,
         };
+        // A line found by the probes was found by running the program
+        // again: only a finding at the end of the input rests on one run.
         let before_end = self.deadline.is_none_or(|d| Instant::now() < d);
-        if before_end {
+        if finding.line.is_none() && before_end {
             let again = self.run(input, &expected, self.opts.timeout);
             if report::compare(&expected, &again).is_none() {
                 lock(&self.flaky).insert(index, input.to_vec());
@@ -436,7 +455,16 @@ fn worker(shared: &Shared) -> Spent {
             break;
         }
         let t0 = Instant::now();
-        let input = make_case(opts, index);
+        let mut input = make_case(opts, index);
+        let hangs = shared.known_hangs();
+        if !hangs.is_empty() {
+            // A kind of line the program is known to hang on would cost
+            // the whole --timeout again and tell nothing new: the case is
+            // run without such lines (none of them places a stone).
+            input = without_lines(&input, |line| {
+                diagnose::hang_kind(line).is_some_and(|k| hangs.contains(&k))
+            });
+        }
         let t1 = Instant::now();
         let trace = trace::trace(&input);
         let expected = Expected {
