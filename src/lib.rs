@@ -29,7 +29,9 @@
 //!   take-backs and the computer's think line),
 //!   [`gomocup`] (the Gomocup brain), [`conform`] (`check`, `fuzz` and
 //!   `cover`: other implementations run against cases and the reference,
-//!   each disagreement blamed on a clause of the contract). What two
+//!   each disagreement put on the input line that caused it, found by
+//!   running the program again, and on that line's clause of the
+//!   contract). What two
 //!   shells share lives below them: [`rng`] (the seeded generator) and
 //!   [`cli::args`] (the generic command-line reader).
 //! - [`cli`], on top: the command line of every command, by one set of

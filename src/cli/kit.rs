@@ -46,6 +46,7 @@ const FUZZ: &[Spec] = &[
     Spec::valued("--out", "DIR"),
     Spec::valued("--timeout", "SECS"),
     Spec::valued("--jobs", "N"),
+    Spec::valued("--format", "FORMAT"),
     Spec::flag("--assignment-only"),
     HELP,
     VERSION,
@@ -191,7 +192,7 @@ pub fn parse(sub: Sub, args: &[OsString], read_args: ReadArgs) -> Result<Parsed,
                     return Err(CliError::BadValue {
                         option: "--format",
                         value: "junit".into(),
-                        problem: "is for check only: cover writes text or json",
+                        problem: "is for check and fuzz only: cover writes text or json",
                     });
                 }
                 other => other.unwrap_or(Format::Text),
@@ -235,6 +236,7 @@ pub fn parse(sub: Sub, args: &[OsString], read_args: ReadArgs) -> Result<Parsed,
                 jobs,
                 shrink_budget: 3000,
                 assignment_only: given.flag("--assignment-only"),
+                format: format.unwrap_or(Format::Text),
             }))
         }
     }
@@ -339,19 +341,24 @@ Options:
 pub const FUZZ_HELP: &str = "\
 Usage: gomoku-mist fuzz --program CMD [--seed N] [--time SECS | --cases N]
                         [--out DIR] [--timeout SECS] [--jobs N]
-                        [--assignment-only]
+                        [--format FORMAT] [--assignment-only]
 
 Makes random sessions aimed at where implementations break (wins along
 edges and in corners, overlines, a full board, near-miss commands and
 points, odd bytes, long lines, no final newline, no `term`), and compares
 the program's stdout and exit code with this program's, for the whole
-budget. Each disagreement is named by the clause of the contract it
-breaks (the ids in brackets in the contract) and the situation it broke
-in; one case of each group is shrunk, shown and written to DIR as
-NAME.in, NAME.out and NAME.code, ready for `gomoku-mist check`. Groups of
-the assignment's rules come first, then this contract's decisions. The
-last line is `N failures in K groups: A of the assignment's rules, D of
-this contract's decisions`, or `0 failures`.
+budget. Each disagreement is put on the line of the input that caused it
+(the last line of the shortest start of the input that, followed by
+`term`, still disagrees: a hang, a crash, a reply wrong, missing or one
+too many) and named by the clause of the contract that line breaks (the
+ids in brackets in the contract). Disagreements with one cause are one
+group; one case of each group is shrunk, shown and written to DIR as
+NAME.in, NAME.out and NAME.code, ready for `gomoku-mist check`. A program
+that prints nothing at all is one finding. A case that disagrees once and
+agrees when run again is reported as not reproducible, and not counted.
+Groups of the assignment's rules come first, then this contract's
+decisions. The last line is `N failures in K groups: A of the
+assignment's rules, D of this contract's decisions`, or `0 failures`.
 
 Exit code 0 if nothing disagrees, 1 if something does (or no case ran, or
 DIR cannot be written), 2 for a bad command line.
@@ -362,16 +369,19 @@ Options:
                    a / is looked up on PATH (./NAME for one in this folder)
   --seed N         the same seed makes the same cases [default: from the clock]
   --cases N        stop after N cases [default: 1000]
-  --time SECS      stop after this long instead
+  --time SECS      stop after this long instead: the whole run, shrinking
+                   and report included, ends within SECS and one --timeout
   --out DIR        where failing cases are written [default: fuzz-failures]
   --timeout SECS   kill a run still going after this long, at least 0.001
                    [default: 5]
   --jobs N         cases run at once, at most 256 [default: twice the
                    number of cores]
+  --format FORMAT  text, junit (JUnit XML, for CI servers) or json
+                   [default: text]
   --assignment-only
-                   only sessions no decision of the contract affects: each
-                   ends with `term` or the game's end, every line with a
-                   newline, and holds only bytes the assignment speaks of
+                   only sessions no decision of the contract governs:
+                   printable ASCII, every line ended by a newline and at
+                   most 64 bytes long, the last one `term` or the game's end
   -h, --help       print this help
   -V, --version    print the version
 ";

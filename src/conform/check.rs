@@ -3,17 +3,17 @@
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
-use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{OnceLock, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::diagnose::{self, Prober, TermCheck};
+use super::report::{json, xml};
 use super::run::{self, Limits};
-use super::trace::Blame;
-use super::{ConformError, Format, Outcome, case, clause, fuzz, report, trace};
+use super::{ConformError, Expected, Format, Outcome, case, clause, report, trace};
 
 /// Output above this many times the expected size (and at least
 /// [`MIN_CAP`]) is cut off: no correct program comes near it.
@@ -52,7 +52,7 @@ struct Judged {
     /// The decisions of the contract its expected output depends on.
     decisions: Vec<&'static str>,
     /// For a failing case of the contract's game: the clause it breaks.
-    blame: Option<Blame>,
+    blame: Option<&'static str>,
     /// How long it took.
     took: Duration,
 }
@@ -79,15 +79,18 @@ pub fn check(opts: &CheckOptions, out: &mut dyn Write) -> Result<Outcome, Confor
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
     let mut all = Vec::new();
     let text = opts.format == Format::Text;
+    // How the program takes `term` alone, learnt at the first failure:
+    // the probes that find the line to blame end with it.
+    let term = OnceLock::new();
     thread::scope(|scope| -> Result<(), ConformError> {
         for _ in 0..opts.jobs.max(1).min(paths.len().max(1)) {
             let send = send.clone();
-            let (next, paths, command) = (&next, &paths, &command);
+            let (next, paths, command, term) = (&next, &paths, &command, &term);
             scope.spawn(move || {
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(path) = paths.get(index) else { break };
-                    let verdict = judge(path, command, ours, opts);
+                    let verdict = judge(path, command, ours, opts, term);
                     if send.send((index, verdict)).is_err() {
                         break;
                     }
@@ -161,7 +164,7 @@ fn write_text(out: &mut dyn Write, path: &str, judged: &Judged) -> Result<(), Co
         )?,
         Verdict::Fail(summary, detail) => {
             write!(out, "FAIL  {path}: {summary}")?;
-            if let Some(clause) = judged.blame.as_ref().and_then(|b| clause::find(b.clause)) {
+            if let Some(clause) = judged.blame.and_then(clause::find) {
                 // "Wrong" or "decided differently", by the clause blamed.
                 write!(out, " [{}: {}]", clause.id, clause.kind.phrase())?;
             }
@@ -183,31 +186,10 @@ impl Judged {
     /// Whether the failure is blamed on a decision of the contract, not a
     /// rule of the assignment: "decided differently", not "wrong".
     fn on_decision(&self) -> bool {
-        self.blame.as_ref().is_some_and(|b| {
-            clause::find(b.clause).is_some_and(|c| c.kind == clause::Kind::Decision)
-        })
+        self.blame
+            .and_then(clause::find)
+            .is_some_and(|c| c.kind == clause::Kind::Decision)
     }
-}
-
-/// `text` with the five characters XML gives a meaning escaped.
-fn xml(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            // Reports escape control bytes already; this keeps any other
-            // out of the XML, where they are not allowed.
-            c if c.is_control() && c != '\n' && c != '\t' => {
-                out.extend(c.escape_default());
-            }
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 fn write_junit(
@@ -257,7 +239,7 @@ fn write_junit(
                             out,
                             r#"      <failure message="{}" type="{}">{}</failure>"#,
                             xml(&message),
-                            xml(judged.blame.as_ref().map_or(*summary, |b| b.clause)),
+                            xml(judged.blame.unwrap_or(summary)),
                             xml(detail)
                         )?;
                     }
@@ -272,25 +254,6 @@ fn write_junit(
     writeln!(out, "  </testsuite>")?;
     writeln!(out, "</testsuites>")?;
     Ok(())
-}
-
-/// `text` as a JSON string, quotes included.
-pub fn json(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if u32::from(c) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 fn write_json(
@@ -313,13 +276,14 @@ fn write_json(
         let decisions: Vec<String> = judged.decisions.iter().map(|d| json(d)).collect();
         writeln!(
             out,
-            r#"    {{"path": {}, "verdict": "{verdict}", "reason": {}, "clause": {}, "detail": {}, "decisions": [{}], "seconds": {:.3}}}{}"#,
+            r#"    {{"path": {}, "verdict": "{verdict}", "reason": {}, "clause": {}, "kind": {}, "detail": {}, "decisions": [{}], "seconds": {:.3}}}{}"#,
             json(path),
             json(summary),
+            judged.blame.map_or_else(|| "null".to_owned(), json),
             judged
                 .blame
-                .as_ref()
-                .map_or_else(|| "null".to_owned(), |b| json(b.clause)),
+                .and_then(clause::find)
+                .map_or_else(|| "null".to_owned(), |c| json(c.kind.word())),
             json(&detail),
             decisions.join(", "),
             judged.took.as_secs_f64(),
@@ -336,6 +300,7 @@ fn judge(
     command: &[OsString],
     ours: bool,
     opts: &CheckOptions,
+    term: &OnceLock<TermCheck>,
 ) -> Result<Judged, ConformError> {
     let started = Instant::now();
     let judged = |verdict, decisions| Judged {
@@ -379,16 +344,84 @@ fn judge(
             .saturating_mul(CAP_FACTOR)
             .max(MIN_CAP),
     };
-    let ran = run::run(command, &case.args, &case.input, limits);
+    // A session the reference ends without reading `term` is run ended
+    // by `term` too, at the same time: if the program hangs at the end
+    // of the input, that run still shows what it does before, within the
+    // case's one --timeout.
+    let twin_input = traced
+        .as_ref()
+        .filter(|t| t.stop != trace::Stop::Term && !case.input.is_empty())
+        .map(|t| diagnose::ended_by_term(&case.input, t));
+    let args = &case.args;
+    let (ran, twin) = thread::scope(|scope| {
+        let twin = twin_input.as_ref().map(|input| {
+            scope.spawn(move || {
+                let t = trace::trace(input);
+                let limits = Limits {
+                    timeout: opts.timeout,
+                    cap: t.stdout.len().saturating_mul(CAP_FACTOR).max(MIN_CAP),
+                };
+                let ran = run::run(command, args, input, limits);
+                (t, ran)
+            })
+        });
+        let ran = run::run(command, args, &case.input, limits);
+        (ran, twin.and_then(|h| h.join().ok()))
+    });
     Ok(match report::compare(&expected, &ran) {
         None => judged(Verdict::Pass, decisions),
         Some(detail) => {
             // A program that never ran broke no clause.
             let ran_at_all = !matches!(ran.end, run::End::CannotStart(_));
             let blame = traced.as_ref().filter(|_| ran_at_all).and_then(|t| {
-                fuzz::blame_with(&case.input, t, &expected, &ran, &|input, _| {
-                    run::run(command, &case.args, input, limits)
-                })
+                let hung = |r: &run::Ran| matches!(r.end, run::End::TimedOut(_));
+                let (input, t, ran) = match (&twin_input, &twin) {
+                    // Hung at the end of the input: what it does before.
+                    (Some(input), Some((twin_trace, twin_ran)))
+                        if hung(&ran) && !hung(twin_ran) =>
+                    {
+                        let want = Expected {
+                            stdout: twin_trace.stdout.clone(),
+                            code: twin_trace.code,
+                        };
+                        if report::compare(&want, twin_ran).is_none() {
+                            return Some(diagnose::end_finding(&case.input, t, &ran).clause);
+                        }
+                        (input.as_slice(), twin_trace, twin_ran)
+                    }
+                    _ => (case.input.as_slice(), t, &ran),
+                };
+                let finding = if hung(ran) {
+                    // The case's time is spent: no probe can be run.
+                    diagnose::without_probes(input, t, ran)
+                } else {
+                    let probe = |input: &[u8], want: &Expected, timeout: Duration| {
+                        let limits = Limits {
+                            timeout,
+                            cap: want.stdout.len().saturating_mul(CAP_FACTOR).max(MIN_CAP),
+                        };
+                        run::run(command, &case.args, input, limits)
+                    };
+                    let term = *term.get_or_init(|| {
+                        // Within the case's --timeout, like every probe.
+                        let left = (started + opts.timeout)
+                            .saturating_duration_since(Instant::now())
+                            .max(Duration::from_millis(1));
+                        let alone = probe(b"term\n", &expected, left);
+                        TermCheck::of(&alone)
+                    });
+                    let prober = Prober {
+                        run: &probe,
+                        timeout: opts.timeout,
+                        jobs: 1,
+                        term,
+                        // The probes share the case's own --timeout.
+                        deadline: started.checked_add(opts.timeout),
+                        end_by_deadline: true,
+                    };
+                    diagnose::diagnose(input, t, ran, &prober)?
+                };
+                Some(finding.clause)
             });
             Judged {
                 blame,

@@ -7,7 +7,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::check::json;
+use super::report::json;
 use super::{ConformError, Format, Outcome, ReadArgs, case, clause, report, trace};
 
 /// What `cover` reads, and how it reports.
@@ -114,7 +114,7 @@ pub const SCENARIOS: &[Scenario] = &[
     s("empty-input", "INPUT-EMPTY", "no input at all", b"(no bytes at all)"),
     s("odd-byte", "BYTES-ANY", "a byte the assignment does not speak of", b"who\x00\nterm\n"),
     s("lookalike-byte", "WS-SET", "a whitespace look-alike in a parameter", b"place A1\xc2\xa0\nterm\n"),
-    s("long-line", "LINE-LONG", "a line longer than 1000 bytes", b"(place followed by 2000 bytes of A)\n"),
+    s("long-line", "LINE-LONG", "a line longer than 64 bytes", b"(place followed by 2000 bytes of A)\n"),
 ];
 
 /// The scenarios an input covers, by id, as the reference plays it.

@@ -1,29 +1,38 @@
 //! `fuzz`: random sessions through a program and through the reference,
-//! in parallel, for the whole budget. Every disagreement is blamed on the
-//! clause of the contract it breaks and the situation it broke in
-//! ([`trace::blame`]); one case of each group is shrunk (keeping it in its
-//! group, so a hang at end of input cannot swallow a missed win), shown
-//! and written as a case for `check`. Groups of the assignment's rules
-//! come first, then this contract's decisions.
+//! in parallel, for the whole budget. Every disagreement is explained by
+//! [`diagnose`]: the line of the input to blame (the last line of the
+//! shortest prefix that, followed by `term`, still disagrees), the clause
+//! of that line, and whether the program hung, crashed or replied wrongly
+//! there. Disagreements with the same clause and the same way of failing
+//! are one group, one cause; one case of each is shrunk (keeping it in its
+//! group), shown and written as a case for `check`. Groups of the
+//! assignment's rules come first, then this contract's decisions.
 //!
 //! Case `i` of seed `s` is always the same input, whichever thread makes
 //! it, and each group is shown by its case of lowest number: with
 //! `--cases`, the same seed gives the same report. The reference runs
 //! in-process, so a case costs about one process start.
+//!
+//! With `--time`, nothing starts after the time is up: cases are made for
+//! the first part of it (all of it while nothing disagrees), and the rest
+//! goes to shrinking, shared fairly among the groups; a run started just
+//! before the end takes at most `--timeout` more.
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use super::clause::{self, Kind};
+use super::diagnose::{self, Class, Finding, Prober, TermCheck, WHITESPACE, WIN_MISSED};
+use super::report::{json, xml};
 use super::run::{self, End, Limits, Ran};
-use super::trace::{self, Blame, RunEnd};
-use super::{ConformError, Expected, Outcome, case, generate, report};
+use super::trace;
+use super::{ConformError, Expected, Format, Outcome, case, cover, generate, report};
 use crate::rng::Rng;
 
 /// Output above this many times the expected size (and at least
@@ -36,12 +45,19 @@ const MIN_CAP: usize = 1 << 20;
 /// case file has them all).
 const SHOWN_LINES: usize = 20;
 
+/// With `--time`, the share of it spent making cases once something
+/// disagrees; the rest is for shrinking.
+const MAKING_SHARE: f64 = 0.6;
+
+/// What a program that is killed loses, and how to keep it.
+pub const LOST_OUTPUT: &str = "what the program printed but still held in its buffer is lost when it is killed: flush stdout after each reply, and stop at end of input";
+
 /// When to stop if nothing disagrees.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Limit {
     /// After this many cases.
     Cases(u64),
-    /// After this long.
+    /// After this long: the whole run, shrinking and report included.
     Time(Duration),
 }
 
@@ -62,10 +78,12 @@ pub struct FuzzOptions {
     pub jobs: usize,
     /// At most this many runs are spent shrinking each group's case.
     pub shrink_budget: usize,
-    /// Only sessions whose expected output no decision of the contract
-    /// affects: each ends with `term` or the game's end, every line with
-    /// `\n`, and holds only bytes the assignment speaks of.
+    /// Only sessions no decision of the contract governs: printable
+    /// ASCII, every line ended by `\n` and no longer than
+    /// [`trace::LONG_LINE`], ending with `term` or the game's end.
     pub assignment_only: bool,
+    /// How the report is written.
+    pub format: Format,
 }
 
 /// Time spent, summed over the workers.
@@ -96,29 +114,49 @@ fn workers(opts: &FuzzOptions) -> usize {
     }
 }
 
-/// One group of disagreements: the same clause broken in the same
-/// situation.
+/// `input` without the lines `drop` picks (a last line without `\n`
+/// included).
+fn without_lines(input: &[u8], drop: impl Fn(&[u8]) -> bool) -> Vec<u8> {
+    input
+        .split_inclusive(|&b| b == b'\n')
+        .filter(|l| !drop(l.strip_suffix(b"\n").unwrap_or(l)))
+        .flatten()
+        .copied()
+        .collect()
+}
+
+/// One group of disagreements: one clause broken one way, one cause.
 struct Group {
-    blame: Blame,
+    /// The finding of its case of lowest number.
+    finding: Finding,
     /// How many cases fell in it.
     count: u64,
-    /// Its case of lowest number, and that case's input.
+    /// Its case of lowest number.
     index: u64,
-    input: Vec<u8>,
+    /// The scenarios the lines blamed in all its cases share (what every
+    /// missed win was like).
+    common: Vec<&'static str>,
 }
 
 /// The key that orders groups: rules before decisions, then the clause
-/// table's order, then the situation.
-type Key = (Kind, usize, &'static str, &'static str);
+/// table's order, then the way the program failed.
+type Key = (Kind, usize, &'static str, Class);
 
-fn key(blame: &Blame) -> Key {
-    let kind = clause::find(blame.clause).map_or(Kind::Rule, |c| c.kind);
-    (
-        kind,
-        clause::rank(blame.clause),
-        blame.clause,
-        blame.situation,
-    )
+fn key(f: &Finding) -> Key {
+    let clause = match f.group {
+        WIN_MISSED => "WIN-LINE",
+        WHITESPACE => "LINE-SPLIT",
+        _ => f.clause,
+    };
+    let kind = clause::find(clause).map_or(Kind::Rule, |c| c.kind);
+    // At the end of the input, hanging and printing for ever are one
+    // cause: the program does not stop there.
+    let class = if f.line.is_none() {
+        Class::Output
+    } else {
+        f.class
+    };
+    (kind, clause::rank(clause), f.group, class)
 }
 
 /// Case `index` of the run: the same seed and index, the same bytes.
@@ -131,128 +169,302 @@ fn make_case(opts: &FuzzOptions, index: u64) -> Vec<u8> {
     }
 }
 
-/// Runs random cases for the whole budget, groups the disagreements by
-/// the clause they break, shrinks one case of each group and reports them.
+/// How the runs of the cases ended: exited, hung, crashed.
+#[derive(Default, Clone, Copy)]
+struct Ends {
+    exited: u64,
+    hung: u64,
+    crashed: u64,
+}
+
+/// What the workers share.
+struct Shared<'o> {
+    opts: &'o FuzzOptions,
+    start: Instant,
+    /// Nothing starts after it (with `--time`).
+    deadline: Option<Instant>,
+    term: TermCheck,
+    next: AtomicU64,
+    groups: Mutex<BTreeMap<Key, Group>>,
+    /// Cases that disagreed once and agreed when run again.
+    flaky: Mutex<BTreeMap<u64, Vec<u8>>>,
+    cannot_start: Mutex<Option<String>>,
+    /// Whether any run printed anything, and any case expected it.
+    printed: AtomicBool,
+    expected_output: AtomicBool,
+    ends: Mutex<Ends>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Shared<'_> {
+    /// Whether case `index` is to be made.
+    fn go_on(&self, index: u64) -> bool {
+        match self.opts.limit {
+            Limit::Cases(n) => index < n,
+            Limit::Time(t) => {
+                let elapsed = self.start.elapsed();
+                elapsed < t.mul_f64(MAKING_SHARE) || (elapsed < t && lock(&self.groups).is_empty())
+            }
+        }
+    }
+
+    fn run(&self, input: &[u8], expected: &Expected, timeout: Duration) -> Ran {
+        run_program(self.opts, expected, input, timeout)
+    }
+
+    fn prober<'p>(
+        &self,
+        run: &'p (dyn Fn(&[u8], &Expected, Duration) -> Ran + Sync),
+        deadline: Option<Instant>,
+    ) -> Prober<'p> {
+        Prober {
+            run,
+            timeout: self.opts.timeout,
+            jobs: self.opts.jobs.clamp(1, 4),
+            term: self.term,
+            deadline,
+            end_by_deadline: false,
+        }
+    }
+
+    /// The kinds of line (by clause) the program is known to hang on.
+    fn known_hangs(&self) -> Vec<&'static str> {
+        lock(&self.groups)
+            .values()
+            .filter(|g| g.finding.class == Class::Hang && g.finding.line.is_some())
+            .map(|g| g.finding.group)
+            .collect()
+    }
+
+    /// Why `ran` disagrees, or `None` if it agrees.
+    fn explain(&self, input: &[u8], trace: &trace::Trace, ran: &Ran) -> Option<Finding> {
+        let expected = Expected {
+            stdout: trace.stdout.clone(),
+            code: trace.code,
+        };
+        report::compare(&expected, ran)?;
+        let hangs = self.known_hangs();
+        if let Some(known) = diagnose::known_hang(input, trace, ran, &hangs) {
+            return Some(known);
+        }
+        let run = |input: &[u8], expected: &Expected, timeout: Duration| {
+            self.run(input, expected, timeout)
+        };
+        diagnose::diagnose(input, trace, ran, &self.prober(&run, self.deadline))
+    }
+
+    /// Files the finding of case `index`; a new group only if the case
+    /// disagrees again when run once more (the probes that found the line
+    /// to blame ran it again already).
+    fn file(&self, index: u64, input: &[u8], trace: &trace::Trace, finding: Finding) {
+        let k = key(&finding);
+        let add = |groups: &mut BTreeMap<Key, Group>, finding: Finding| {
+            let scenarios = finding.scenarios.clone();
+            let group = groups.entry(k).or_insert_with(|| Group {
+                finding: finding.clone(),
+                count: 0,
+                index,
+                common: scenarios.clone(),
+            });
+            group.count += 1;
+            group.common.retain(|s| scenarios.contains(s));
+            // The case of lowest number stands for the group, whichever
+            // worker found it first: the same seed, the same report.
+            if index < group.index {
+                group.index = index;
+                group.finding = finding;
+            }
+        };
+        {
+            let mut groups = lock(&self.groups);
+            if groups.contains_key(&k) {
+                add(&mut groups, finding);
+                return;
+            }
+        }
+        let expected = Expected {
+            stdout: trace.stdout.clone(),
+            code: trace.code,
+        };
+        // A line found by the probes was found by running the program
+        // again: only a finding at the end of the input rests on one run.
+        let before_end = self.deadline.is_none_or(|d| Instant::now() < d);
+        if finding.line.is_none() && before_end {
+            let again = self.run(input, &expected, self.opts.timeout);
+            if report::compare(&expected, &again).is_none() {
+                lock(&self.flaky).insert(index, input.to_vec());
+                return;
+            }
+        }
+        add(&mut lock(&self.groups), finding);
+    }
+}
+
+/// Runs random cases for the whole budget, explains and groups the
+/// disagreements, shrinks one case of each group and reports them.
 ///
 /// # Errors
 ///
 /// [`ConformError`] if the report or a failing case cannot be written.
 pub fn fuzz(opts: &FuzzOptions, out: &mut dyn Write) -> Result<Outcome, ConformError> {
+    let text = opts.format == Format::Text;
     let shown = shown_command(&opts.program);
-    writeln!(
-        out,
-        "fuzzing {shown} with seed {}{}",
-        opts.seed,
-        if opts.assignment_only {
-            ", the assignment's rules only"
-        } else {
-            ""
-        }
-    )?;
-    out.flush()?;
+    if text {
+        writeln!(
+            out,
+            "fuzzing {shown} with seed {}{}",
+            opts.seed,
+            if opts.assignment_only {
+                ", the assignment's rules only"
+            } else {
+                ""
+            }
+        )?;
+        out.flush()?;
+    }
     let start = Instant::now();
-    let next = AtomicU64::new(0);
-    let groups: Mutex<BTreeMap<Key, Group>> = Mutex::new(BTreeMap::new());
-    let cannot_start: Mutex<Option<String>> = Mutex::new(None);
+    let deadline = match opts.limit {
+        Limit::Time(t) => start.checked_add(t),
+        Limit::Cases(_) => None,
+    };
+    // Every prefix tried ends with `term`: how the program takes it alone
+    // is learnt first.
+    let term_only = Expected {
+        stdout: Vec::new(),
+        code: 1,
+    };
+    let term_ran = run_program(opts, &term_only, b"term\n", opts.timeout);
+    let shared = Shared {
+        opts,
+        start,
+        deadline,
+        term: TermCheck::of(&term_ran),
+        next: AtomicU64::new(0),
+        groups: Mutex::new(BTreeMap::new()),
+        flaky: Mutex::new(BTreeMap::new()),
+        cannot_start: Mutex::new(match &term_ran.end {
+            End::CannotStart(why) => Some(why.clone()),
+            _ => None,
+        }),
+        printed: AtomicBool::new(!term_ran.stdout.is_empty()),
+        expected_output: AtomicBool::new(false),
+        ends: Mutex::new(Ends::default()),
+    };
     let mut spent = Spent::default();
     let count = workers(opts);
-    thread::scope(|scope| {
-        let workers: Vec<_> = (0..count)
-            .map(|_| scope.spawn(|| worker(opts, start, &next, &groups, &cannot_start)))
-            .collect();
-        for w in workers {
-            if let Ok(s) = w.join() {
-                spent.add(s);
+    if lock(&shared.cannot_start).is_none() {
+        thread::scope(|scope| {
+            let workers: Vec<_> = (0..count)
+                .map(|_| scope.spawn(|| worker(&shared)))
+                .collect();
+            for w in workers {
+                if let Ok(s) = w.join() {
+                    spent.add(s);
+                }
             }
-        }
-    });
-    let wall = start.elapsed();
+        });
+    }
+    let made = start.elapsed();
     let busy = (spent.generating + spent.reference + spent.program)
         .as_secs_f64()
         .max(1e-9);
     let percent = |d: Duration| 100.0 * d.as_secs_f64() / busy;
-    writeln!(
-        out,
+    let rate = format!(
         "{} cases in {:.1} s: {:.0} cases/s on {} workers (of their time: generating {:.1}%, reference {:.1}%, program {:.1}%)",
         spent.cases,
-        wall.as_secs_f64(),
-        spent.cases as f64 / wall.as_secs_f64().max(1e-9),
+        made.as_secs_f64(),
+        spent.cases as f64 / made.as_secs_f64().max(1e-9),
         count,
         percent(spent.generating),
         percent(spent.reference),
         percent(spent.program),
-    )?;
-    let cannot_start = cannot_start
+    );
+    if text {
+        writeln!(out, "{rate}")?;
+    }
+    let Shared {
+        groups,
+        flaky,
+        cannot_start,
+        printed,
+        expected_output,
+        ends,
+        term,
+        ..
+    } = shared;
+    let flaky = flaky.into_inner().unwrap_or_else(|p| p.into_inner());
+    let ends = ends.into_inner().unwrap_or_else(|p| p.into_inner());
+    let mut groups: Vec<Group> = groups
         .into_inner()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(why) = cannot_start {
-        // Nothing to shrink: no input would make it start.
-        writeln!(out, "cannot start the program: {why}")?;
-        out.flush()?;
-        return Ok(Outcome::Failed);
+        .unwrap_or_else(|p| p.into_inner())
+        .into_values()
+        .collect();
+    let mut report = Report {
+        seed: opts.seed,
+        cases: spent.cases,
+        seconds: 0.0,
+        cannot_start: cannot_start.into_inner().unwrap_or_else(|p| p.into_inner()),
+        shown: Vec::new(),
+        flaky,
+    };
+    if report.cannot_start.is_some() || spent.cases == 0 {
+        report.seconds = start.elapsed().as_secs_f64();
+        return write_report(opts, &report, out);
     }
-    if spent.cases == 0 {
-        writeln!(out, "no case was run: nothing was checked")?;
-        out.flush()?;
-        return Ok(Outcome::Failed);
+    // A program that prints nothing at all fails every reply, but has one
+    // thing to fix: it is one finding, not one a clause.
+    if !groups.is_empty() && !printed.into_inner() && expected_output.into_inner() {
+        groups = vec![silent(opts, spent.cases, ends, deadline)];
     }
-    let groups = groups
-        .into_inner()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    if groups.is_empty() {
-        writeln!(out, "no disagreement")?;
-        writeln!(out, "0 failures")?;
+    if text && !groups.is_empty() {
+        writeln!(
+            out,
+            "{} groups of disagreements; shrinking one case of each",
+            groups.len()
+        )?;
         out.flush()?;
-        return Ok(Outcome::Passed);
     }
-    writeln!(
-        out,
-        "{} groups of disagreements; shrinking one case of each",
-        groups.len()
-    )?;
-    let (mut failures, mut rules, mut decisions) = (0, 0, 0);
-    for (number, (key, group)) in groups.iter().enumerate() {
-        failures += group.count;
-        match key.0 {
-            Kind::Rule => rules += 1,
-            Kind::Decision => decisions += 1,
+    let total = groups.len();
+    for (i, group) in groups.iter().enumerate() {
+        // What is left of the time, shared fairly by the groups left.
+        let share = deadline.map(|d| {
+            let now = Instant::now();
+            let left = d.saturating_duration_since(now);
+            now + left / u32::try_from(total - i).unwrap_or(u32::MAX)
+        });
+        let shown = shrink_group(opts, term, group, share);
+        let number = report.shown.len() + 1;
+        if text {
+            write_group(opts, number, &shown, out)?;
         }
-        report_group(opts, number + 1, group, out)?;
+        report.shown.push(shown);
     }
-    writeln!(
-        out,
-        "\nrun them again with: gomoku-mist check --program {} {}",
-        quote(&shown_command(&opts.program)),
-        quote(&opts.out_dir.to_string_lossy()),
-    )?;
-    writeln!(
-        out,
-        "{failures} failures in {} groups: {rules} of the assignment's rules, {decisions} of this contract's decisions",
-        groups.len()
-    )?;
-    out.flush()?;
-    Ok(Outcome::Failed)
+    report.seconds = start.elapsed().as_secs_f64();
+    write_report(opts, &report, out)
 }
 
-fn worker(
-    opts: &FuzzOptions,
-    start: Instant,
-    next: &AtomicU64,
-    groups: &Mutex<BTreeMap<Key, Group>>,
-    cannot_start: &Mutex<Option<String>>,
-) -> Spent {
+fn worker(shared: &Shared) -> Spent {
+    let opts = shared.opts;
     let mut spent = Spent::default();
     loop {
-        let index = next.fetch_add(1, Ordering::Relaxed);
-        let go_on = match opts.limit {
-            Limit::Cases(n) => index < n,
-            Limit::Time(t) => start.elapsed() < t,
-        };
-        if !go_on {
+        let index = shared.next.fetch_add(1, Ordering::Relaxed);
+        if !shared.go_on(index) {
             break;
         }
         let t0 = Instant::now();
-        let input = make_case(opts, index);
+        let mut input = make_case(opts, index);
+        let hangs = shared.known_hangs();
+        if !hangs.is_empty() {
+            // A kind of line the program is known to hang on would cost
+            // the whole --timeout again and tell nothing new: the case is
+            // run without such lines (none of them places a stone).
+            input = without_lines(&input, |line| {
+                diagnose::hang_kind(line).is_some_and(|k| hangs.contains(&k))
+            });
+        }
         let t1 = Instant::now();
         let trace = trace::trace(&input);
         let expected = Expected {
@@ -260,127 +472,273 @@ fn worker(
             code: trace.code,
         };
         let t2 = Instant::now();
-        let ran = run_program(opts, &expected, &input);
+        let ran = shared.run(&input, &expected, opts.timeout);
         let t3 = Instant::now();
         spent.cases += 1;
         spent.generating += t1 - t0;
         spent.reference += t2 - t1;
         spent.program += t3 - t2;
         if let End::CannotStart(why) = &ran.end {
-            let mut slot = cannot_start
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
-            slot.get_or_insert_with(|| why.clone());
+            lock(&shared.cannot_start).get_or_insert_with(|| why.clone());
             break;
         }
-        let Some(blame) = blame_of(opts, &input, &trace, &expected, &ran) else {
-            continue;
-        };
-        let mut groups = groups
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let group = groups.entry(key(&blame)).or_insert_with(|| Group {
-            blame: blame.clone(),
-            count: 0,
-            index,
-            input: input.clone(),
-        });
-        group.count += 1;
-        // The case of lowest number stands for the group, whichever
-        // worker found it first: the same seed, the same report.
-        if index < group.index {
-            group.index = index;
-            group.input = input;
-            group.blame = blame;
+        if !ran.stdout.is_empty() {
+            shared.printed.store(true, Ordering::Relaxed);
+        }
+        if !expected.stdout.is_empty() {
+            shared.expected_output.store(true, Ordering::Relaxed);
+        }
+        {
+            let mut ends = lock(&shared.ends);
+            match ran.end {
+                End::TimedOut(_) => ends.hung += 1,
+                End::Code(_) | End::TooMuchOutput(_) | End::CannotStart(_) => ends.exited += 1,
+                _ => ends.crashed += 1,
+            }
+        }
+        if let Some(finding) = shared.explain(&input, &trace, &ran) {
+            shared.file(index, &input, &trace, finding);
         }
     }
     spent
 }
 
-/// Why `ran` disagrees with the reference, or `None` if it agrees.
-///
-/// A program that hangs shows nothing it buffered, so its first wrong
-/// byte may be a reply it never flushed. Such a run is tried once more
-/// with `term` after the input: if it then agrees, the end of input was
-/// the trouble; if it then disagrees, that disagreement is the one to
-/// blame.
-fn blame_of(
+/// The one finding for a program that printed nothing for any input.
+fn silent(opts: &FuzzOptions, cases: u64, ends: Ends, deadline: Option<Instant>) -> Group {
+    let example = b"who\nterm\n".to_vec();
+    let trace = trace::trace(&example);
+    let expected = Expected {
+        stdout: trace.stdout.clone(),
+        code: trace.code,
+    };
+    let ran = if deadline.is_none_or(|d| Instant::now() < d) {
+        run_program(opts, &expected, &example, opts.timeout)
+    } else {
+        Ran {
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            end: End::Code(trace.code),
+            took: Duration::ZERO,
+        }
+    };
+    let mut how = Vec::new();
+    for (n, what) in [
+        (ends.exited, "exited"),
+        (ends.hung, "were killed still running"),
+        (ends.crashed, "crashed"),
+    ] {
+        if n > 0 {
+            how.push(format!("{n} {what}"));
+        }
+    }
+    let mut cause = format!(
+        "prints nothing at all: not one byte on stdout in {cases} cases ({}), though nearly every one expects replies",
+        how.join(", ")
+    );
+    if ends.hung > 0 || ends.crashed > 0 {
+        cause.push_str(&format!("; {LOST_OUTPUT}"));
+    }
+    Group {
+        finding: Finding {
+            clause: "CMD-WHO",
+            group: "CMD-WHO",
+            class: Class::Output,
+            line: None,
+            cause,
+            scenarios: Vec::new(),
+            example,
+            ran,
+        },
+        count: cases,
+        index: 0,
+        common: Vec::new(),
+    }
+}
+
+/// A group as the report shows it, once shrunk.
+struct Shown {
+    clause: &'static str,
+    kind: Kind,
+    class: Class,
+    cause: String,
+    /// For a missed win: what every miss was like.
+    common: Vec<&'static str>,
+    count: u64,
+    index: u64,
+    /// The case as found, and as shrunk.
+    from: Vec<u8>,
+    input: Vec<u8>,
+    expected: Expected,
+    ran: Ran,
+    tests: usize,
+    seconds: f64,
+    cut_short: bool,
+}
+
+/// The clause a group of odd whitespace taken for a command falls
+/// under: a `\r` in every line, a tab in every line, or else the rule
+/// that commands are matched untrimmed.
+fn whitespace_clause(common: &[&str]) -> &'static str {
+    if common.contains(&"invalid-cr") {
+        "LINE-SPLIT"
+    } else if common.contains(&"invalid-tab") {
+        "WS"
+    } else {
+        "CMD-EXACT"
+    }
+}
+
+/// The clause a group of missed wins falls under: what all its misses
+/// share (the 361st stone, six or more), or a plain line.
+fn missed_win_clause(common: &[&str]) -> &'static str {
+    if common.contains(&"win-361st-stone") {
+        "TIE-WIN-FIRST"
+    } else if common.contains(&"win-overline") {
+        "WIN-OVERLINE"
+    } else {
+        "WIN-LINE"
+    }
+}
+
+fn shrink_group(
     opts: &FuzzOptions,
-    input: &[u8],
-    trace: &trace::Trace,
-    expected: &Expected,
-    ran: &Ran,
-) -> Option<Blame> {
-    blame_with(input, trace, expected, ran, &|input, want| {
-        run_program(opts, want, input)
-    })
-}
-
-/// As [`blame_of`], for any way of running the program again (`check`
-/// runs it with a case's own limits).
-pub(crate) fn blame_with(
-    input: &[u8],
-    trace: &trace::Trace,
-    expected: &Expected,
-    ran: &Ran,
-    rerun: &dyn Fn(&[u8], &Expected) -> Ran,
-) -> Option<Blame> {
-    report::compare(expected, ran)?;
-    let end = run_end(expected, ran);
-    let prefix = expected.stdout.starts_with(&ran.stdout);
-    if end == RunEnd::Hung && prefix && trace.stop != trace::Stop::Term {
-        let mut ended = input.to_vec();
-        if !ended.is_empty() && !ended.ends_with(b"\n") {
-            ended.push(b'\n');
+    term: TermCheck,
+    group: &Group,
+    deadline: Option<Instant>,
+) -> Shown {
+    let started = Instant::now();
+    let target = (group.finding.group, group.finding.class);
+    let found: Mutex<BTreeMap<Vec<u8>, Finding>> = Mutex::new(BTreeMap::new());
+    let run = |input: &[u8], expected: &Expected, timeout: Duration| {
+        run_program(opts, expected, input, timeout)
+    };
+    let prober = Prober {
+        run: &run,
+        timeout: opts.timeout,
+        jobs: 1,
+        term,
+        deadline,
+        end_by_deadline: false,
+    };
+    let by_line = group.finding.line.is_some() && group.finding.example.ends_with(b"term\n");
+    let clause_of = group.finding.clause;
+    let shrunk = if group.finding.group == "CMD-WHO" && group.finding.line.is_none() {
+        // The one finding of a silent program: its example is one line.
+        super::shrink::Shrunk {
+            input: group.finding.example.clone(),
+            tests: 0,
+            cut_short: false,
         }
-        ended.extend_from_slice(b"term\n");
-        let again = trace::trace(&ended);
-        let want = Expected {
-            stdout: again.stdout.clone(),
-            code: again.code,
+    } else if by_line {
+        let example = &group.finding.example;
+        let body = &example[..example.len() - b"term\n".len()];
+        let fails = |candidate: &[u8]| {
+            if opts.assignment_only && !generate::is_assignment_only_body(candidate) {
+                return false;
+            }
+            match diagnose::last_line_finding(candidate, &prober) {
+                Some(f) if (f.group, f.class) == target => {
+                    lock(&found).insert(candidate.to_vec(), f);
+                    true
+                }
+                _ => false,
+            }
         };
-        let second = rerun(&ended, &want);
-        let second_end = run_end(&want, &second);
-        if report::compare(&want, &second).is_none() {
-            return Some(trace::blame(input, trace, &expected.stdout, RunEnd::Hung));
-        }
-        if second_end != RunEnd::Hung {
-            return Some(trace::blame(&ended, &again, &second.stdout, second_end));
-        }
+        super::shrink::shrink(body, fails, opts.jobs, opts.shrink_budget, deadline)
+    } else {
+        let fails = |candidate: &[u8]| {
+            let trace = trace::trace(candidate);
+            if !can_show(candidate, &trace, clause_of) {
+                return false;
+            }
+            if opts.assignment_only && !generate::is_assignment_only(candidate) {
+                return false;
+            }
+            let expected = Expected {
+                stdout: trace.stdout.clone(),
+                code: trace.code,
+            };
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return false;
+            }
+            let ran = run_program(opts, &expected, candidate, opts.timeout);
+            if report::compare(&expected, &ran).is_none() {
+                return false;
+            }
+            let f = diagnose::end_finding(candidate, &trace, &ran);
+            if (f.group, f.class) != target {
+                return false;
+            }
+            lock(&found).insert(candidate.to_vec(), f);
+            true
+        };
+        super::shrink::shrink(
+            &group.finding.example,
+            fails,
+            opts.jobs,
+            opts.shrink_budget,
+            deadline,
+        )
+    };
+    let found = found.into_inner().unwrap_or_else(|p| p.into_inner());
+    let mut finding = group.finding.clone();
+    let mut input = finding.example.clone();
+    if let Some(f) = found.get(&shrunk.input) {
+        input = f.example.clone();
+        finding = f.clone();
     }
-    Some(trace::blame(input, trace, &ran.stdout, end))
+    let trace = trace::trace(&input);
+    let expected = Expected {
+        stdout: trace.stdout.clone(),
+        code: trace.code,
+    };
+    let shared = matches!(group.finding.group, WIN_MISSED | WHITESPACE);
+    let clause = match group.finding.group {
+        WIN_MISSED => missed_win_clause(&group.common),
+        WHITESPACE => whitespace_clause(&group.common),
+        _ => finding.clause,
+    };
+    let kind = clause::find(clause).map_or(Kind::Rule, |c| c.kind);
+    Shown {
+        clause,
+        kind,
+        class: finding.class,
+        cause: finding.cause,
+        common: if shared {
+            group.common.clone()
+        } else {
+            Vec::new()
+        },
+        count: group.count,
+        index: group.index,
+        from: group.finding.example.clone(),
+        input,
+        expected,
+        ran: finding.ran,
+        tests: shrunk.tests,
+        seconds: started.elapsed().as_secs_f64(),
+        cut_short: shrunk.cut_short,
+    }
 }
 
-fn run_end(expected: &Expected, ran: &Ran) -> RunEnd {
-    match &ran.end {
-        End::Code(code) if *code == expected.code => RunEnd::Right,
-        End::TimedOut(_) => RunEnd::Hung,
-        _ => RunEnd::WrongCode,
-    }
-}
-
-/// Whether `trace` can show the clause of `blame` at all: a shrinking
+/// Whether `trace` can show the clause `clause` at all: a shrinking
 /// candidate that cannot is dropped without running the program.
-fn can_show(input: &[u8], trace: &trace::Trace, blame: &Blame) -> bool {
+fn can_show(input: &[u8], trace: &trace::Trace, clause: &str) -> bool {
     use trace::Stop;
-    match blame.clause {
+    match clause {
         "EOF-EXIT" => trace.stop == Stop::EndOfInput && !input.is_empty(),
         "INPUT-EMPTY" => input.is_empty(),
         "LINE-FINAL-NL" => trace.stop == Stop::EndOfInput && input.ends_with(b"\n"),
+        "LINE-NO-NL" => !input.is_empty() && !input.ends_with(b"\n"),
         "END-STOP" | "END-BLOCK" => trace.stop == Stop::Ended,
         "TERM-STOP" => trace.stop == Stop::Term,
-        "VIEW-EDGE" | "VIEW-FORMAT" => trace.steps.iter().any(|s| s.clause.starts_with("MIST-")),
-        "EXIT-CODES" | "CMD-TERM" | "CMD-EXACT" => true,
-        clause => trace
-            .steps
-            .iter()
-            .any(|s| s.clause == clause || s.clause == "CMD-PLACE"),
+        _ => true,
     }
 }
 
-fn run_program(opts: &FuzzOptions, expected: &Expected, input: &[u8]) -> Ran {
+fn run_program(opts: &FuzzOptions, expected: &Expected, input: &[u8], timeout: Duration) -> Ran {
     let limits = Limits {
-        timeout: opts.timeout,
+        timeout,
         cap: expected
             .stdout
             .len()
@@ -390,128 +748,317 @@ fn run_program(opts: &FuzzOptions, expected: &Expected, input: &[u8]) -> Ran {
     run::run(&opts.program, &[], input, limits)
 }
 
-/// Whether `input` still fails in the group of `blame`.
-fn same_group(opts: &FuzzOptions, input: &[u8], blame: &Blame, assignment_only: bool) -> bool {
-    let trace = trace::trace(input);
-    // A rule's example ends with `term` even where the game ends before
-    // it: a program that misses the end then stops at once instead of
-    // waiting at end of input, and the example shows what it printed.
-    if assignment_only
-        && (!input.ends_with(b"\nterm\n") || !trace::decisions(input, &trace).is_empty())
-    {
-        return false;
-    }
-    if !can_show(input, &trace, blame) {
-        return false;
-    }
-    let expected = Expected {
-        stdout: trace.stdout.clone(),
-        code: trace.code,
-    };
-    let ran = run_program(opts, &expected, input);
-    blame_of(opts, input, &trace, &expected, &ran)
-        .is_some_and(|b| (b.clause, b.situation) == (blame.clause, blame.situation))
+/// Everything a report says.
+struct Report {
+    seed: u64,
+    cases: u64,
+    seconds: f64,
+    cannot_start: Option<String>,
+    shown: Vec<Shown>,
+    flaky: BTreeMap<u64, Vec<u8>>,
 }
 
-/// The case cut after the line to blame, with `term` after it: for a
-/// rule, an example no decision (end of input above all) can cloud, and
-/// one that does not wait for a program that hangs at end of input.
-fn cut_after_blame(input: &[u8], blame: &Blame) -> Option<Vec<u8>> {
-    let line = blame.line?;
-    let head: Vec<u8> = input
+/// The lines of `input` escaped, each ended by a real newline: how JSON
+/// and JUnit show an example.
+fn escaped(input: &[u8]) -> String {
+    input
         .split_inclusive(|&b| b == b'\n')
-        .take(line)
-        .flat_map(|l| l.iter().copied())
-        .collect();
-    // Lines of odd bytes never place a stone: dropping them keeps the game.
-    Some(generate::assignment_only(&head))
+        .map(|l| {
+            let body = l.strip_suffix(b"\n").unwrap_or(l);
+            let mut s: String = body.escape_ascii().map(char::from).collect();
+            if l.ends_with(b"\n") {
+                s.push('\n');
+            }
+            s
+        })
+        .collect()
 }
 
-fn report_group(
+/// How a run differs, as the report shows it: for a run that was killed,
+/// only how it ended, as what it printed may be lost.
+fn differs(shown: &Shown) -> String {
+    let detail = report::compare(&shown.expected, &shown.ran).unwrap_or_default();
+    let first = match &shown.ran.end {
+        End::TimedOut(limit) => format!("still running after {limit:?}: killed"),
+        _ => detail.lines().next().unwrap_or_default().trim().to_owned(),
+    };
+    match shown.class {
+        Class::Hang | Class::Crash => format!("  {first}\n  ({LOST_OUTPUT})\n"),
+        Class::Output => detail,
+    }
+}
+
+fn write_group(
     opts: &FuzzOptions,
     number: usize,
-    group: &Group,
+    shown: &Shown,
     out: &mut dyn Write,
 ) -> Result<(), ConformError> {
-    let blame = &group.blame;
-    let clause = clause::find(blame.clause);
-    let kind = clause.map_or(Kind::Rule, |c| c.kind);
+    let title = clause::find(shown.clause).map_or("", |c| c.title);
     writeln!(
         out,
-        "\n[{number}] {} ({}): {}",
-        blame.clause,
-        kind.phrase(),
-        clause.map_or("", |c| c.title)
+        "\n[{number}] {} ({}): {title}",
+        shown.clause,
+        shown.kind.phrase(),
     )?;
     writeln!(
         out,
-        "  situation: {}; {} failing case{}, first case {}",
-        blame.situation,
-        group.count,
-        if group.count == 1 { "" } else { "s" },
-        group.index
+        "  {}; {} failing case{}, first case {}",
+        shown.cause,
+        shown.count,
+        if shown.count == 1 { "" } else { "s" },
+        shown.index
     )?;
-    out.flush()?;
-    let started = Instant::now();
-    // A rule's example is shrunk among inputs no decision affects, when
-    // the case can be made one.
-    let mut from = group.input.clone();
-    let mut strict = false;
-    if kind == Kind::Rule {
-        if let Some(cut) = cut_after_blame(&group.input, blame) {
-            if same_group(opts, &cut, blame, true) {
-                from = cut;
-                strict = true;
-            }
+    if !shown.common.is_empty() {
+        let what: Vec<&str> = shown
+            .common
+            .iter()
+            .filter_map(|id| cover::SCENARIOS.iter().find(|s| s.id == *id))
+            .filter(|s| s.id.starts_with("win-") || s.id.starts_with("invalid-"))
+            .map(|s| s.what)
+            .collect();
+        if !what.is_empty() {
+            writeln!(out, "  what all its cases share: {}", what.join("; "))?;
         }
     }
-    let fails = |input: &[u8]| same_group(opts, input, blame, strict);
-    let shrunk = super::shrink::shrink(&from, fails, opts.jobs, opts.shrink_budget);
     let lines = |b: &[u8]| b.split_inclusive(|&c| c == b'\n').count();
     writeln!(
         out,
         "  shrunk from {} lines ({} bytes) to {} lines ({} bytes) in {} runs, {:.1} s{}",
-        lines(&group.input),
-        group.input.len(),
-        lines(&shrunk.input),
-        shrunk.input.len(),
-        shrunk.tests,
-        started.elapsed().as_secs_f64(),
-        if shrunk.cut_short {
-            " (budget spent: it may shrink further)"
+        lines(&shown.from),
+        shown.from.len(),
+        lines(&shown.input),
+        shown.input.len(),
+        shown.tests,
+        shown.seconds,
+        if shown.cut_short {
+            " (time or runs spent: the smallest case so far; it may shrink further)"
         } else {
             ""
         },
     )?;
-    let trace = trace::trace(&shrunk.input);
-    let expected = Expected {
-        stdout: trace.stdout.clone(),
-        code: trace.code,
-    };
-    let ran = run_program(opts, &expected, &shrunk.input);
     writeln!(out, "  input:")?;
     write!(
         out,
         "{}",
-        report::escape_lines(&shrunk.input, "    | ", SHOWN_LINES)
+        report::escape_lines(&shown.input, "    | ", SHOWN_LINES)
     )?;
-    match report::compare(&expected, &ran) {
-        Some(detail) => write!(
-            out,
-            "  differs: {}\n{}",
-            report::summary(&expected, &ran),
-            indent(&detail)
-        )?,
-        // It disagreed while shrinking but not now: the program is flaky.
-        None => writeln!(
-            out,
-            "  (this input agreed when run once more: is the program deterministic?)"
-        )?,
-    }
-    let name = format!("fuzz-{}-{}-{}", opts.seed, group.index, blame.clause);
-    let path = case::write(&opts.out_dir, &name, &shrunk.input, &expected)?;
-    writeln!(out, "  written as {}", report::shown_path(&path))?;
+    writeln!(
+        out,
+        "  differs: {}",
+        report::summary(&shown.expected, &shown.ran)
+    )?;
+    write!(out, "{}", indent(&differs(shown)))?;
+    let path = write_case(opts, shown)?;
+    writeln!(out, "  written as {path}")?;
     out.flush()?;
+    Ok(())
+}
+
+fn write_case(opts: &FuzzOptions, shown: &Shown) -> Result<String, ConformError> {
+    let name = format!("fuzz-{}-{}-{}", opts.seed, shown.index, shown.clause);
+    let path = case::write(&opts.out_dir, &name, &shown.input, &shown.expected)?;
+    Ok(report::shown_path(&path))
+}
+
+fn write_report(
+    opts: &FuzzOptions,
+    report: &Report,
+    out: &mut dyn Write,
+) -> Result<Outcome, ConformError> {
+    let failures: u64 = report.shown.iter().map(|s| s.count).sum();
+    let rules = report.shown.iter().filter(|s| s.kind == Kind::Rule).count();
+    let decisions = report.shown.len() - rules;
+    let outcome = if report.cannot_start.is_some() || report.cases == 0 || !report.shown.is_empty()
+    {
+        Outcome::Failed
+    } else {
+        Outcome::Passed
+    };
+    match opts.format {
+        Format::Text => {
+            if let Some(why) = &report.cannot_start {
+                // Nothing to shrink: no input would make it start.
+                writeln!(out, "cannot start the program: {why}")?;
+            } else if report.cases == 0 {
+                writeln!(out, "no case was run: nothing was checked")?;
+            } else {
+                write_flaky_text(report, out)?;
+                if report.shown.is_empty() {
+                    writeln!(out, "no disagreement")?;
+                    writeln!(out, "0 failures")?;
+                } else {
+                    writeln!(
+                        out,
+                        "\nrun them again with: gomoku-mist check --program {} {}",
+                        quote(&shown_command(&opts.program)),
+                        quote(&opts.out_dir.to_string_lossy()),
+                    )?;
+                    writeln!(
+                        out,
+                        "{failures} failures in {} groups: {rules} of the assignment's rules, {decisions} of this contract's decisions",
+                        report.shown.len()
+                    )?;
+                }
+            }
+        }
+        Format::Json => write_json(opts, report, (failures, rules, decisions), out)?,
+        Format::Junit => write_junit(opts, report, failures, out)?,
+    }
+    out.flush()?;
+    Ok(outcome)
+}
+
+fn write_flaky_text(report: &Report, out: &mut dyn Write) -> Result<(), ConformError> {
+    if report.flaky.is_empty() {
+        return Ok(());
+    }
+    let cases: Vec<String> = report.flaky.keys().map(u64::to_string).collect();
+    writeln!(
+        out,
+        "\nnot reproducible, not counted: case{} {} disagreed once and agreed when run again (a program that is not deterministic, or a machine too busy for --timeout?)",
+        if cases.len() == 1 { "" } else { "s" },
+        cases.join(", ")
+    )?;
+    Ok(())
+}
+
+fn write_json(
+    opts: &FuzzOptions,
+    report: &Report,
+    (failures, rules, decisions): (u64, usize, usize),
+    out: &mut dyn Write,
+) -> Result<(), ConformError> {
+    writeln!(out, "{{")?;
+    writeln!(
+        out,
+        r#"  "program": {}, "seed": {}, "cases": {}, "seconds": {:.1},"#,
+        json(&shown_command(&opts.program)),
+        report.seed,
+        report.cases,
+        report.seconds
+    )?;
+    writeln!(
+        out,
+        r#"  "cannot_start": {},"#,
+        report
+            .cannot_start
+            .as_deref()
+            .map_or_else(|| "null".to_owned(), json)
+    )?;
+    writeln!(
+        out,
+        r#"  "failures": {failures}, "groups": {}, "rules": {rules}, "decisions": {decisions},"#,
+        report.shown.len()
+    )?;
+    writeln!(out, r#"  "findings": ["#)?;
+    for (i, shown) in report.shown.iter().enumerate() {
+        let path = write_case(opts, shown)?;
+        writeln!(
+            out,
+            r#"    {{"clause": {}, "kind": "{}", "title": {}, "failure": "{}", "cause": {}, "cases": {}, "first_case": {}, "example": {}, "detail": {}, "file": {}, "shrink_cut_short": {}}}{}"#,
+            json(shown.clause),
+            shown.kind.word(),
+            json(clause::find(shown.clause).map_or("", |c| c.title)),
+            shown.class.word(),
+            json(&shown.cause),
+            shown.count,
+            shown.index,
+            json(&escaped(&shown.input)),
+            json(&differs(shown)),
+            json(&path),
+            shown.cut_short,
+            if i + 1 < report.shown.len() { "," } else { "" }
+        )?;
+    }
+    writeln!(out, "  ],")?;
+    let flaky: Vec<String> = report
+        .flaky
+        .iter()
+        .map(|(index, input)| {
+            format!(
+                r#"{{"case": {index}, "example": {}}}"#,
+                json(&escaped(input))
+            )
+        })
+        .collect();
+    writeln!(out, r#"  "not_reproducible": [{}]"#, flaky.join(", "))?;
+    writeln!(out, "}}")?;
+    Ok(())
+}
+
+fn write_junit(
+    opts: &FuzzOptions,
+    report: &Report,
+    failures: u64,
+    out: &mut dyn Write,
+) -> Result<(), ConformError> {
+    let _ = failures;
+    let errors = usize::from(report.cannot_start.is_some());
+    let tests = report.shown.len() + report.flaky.len() + errors;
+    let head = format!(
+        r#"name="gomoku-mist fuzz" tests="{tests}" failures="{}" skipped="{}" errors="{errors}" time="{:.3}""#,
+        report.shown.len(),
+        report.flaky.len(),
+        report.seconds
+    );
+    writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
+    writeln!(out, "<testsuites {head}>")?;
+    writeln!(out, "  <testsuite {head}>")?;
+    writeln!(
+        out,
+        r#"    <properties><property name="seed" value="{}"/><property name="cases" value="{}"/></properties>"#,
+        report.seed, report.cases
+    )?;
+    if let Some(why) = &report.cannot_start {
+        writeln!(
+            out,
+            r#"    <testcase classname="gomoku-mist.fuzz" name="start"><error message="{}"/></testcase>"#,
+            xml(&format!("cannot start the program: {why}"))
+        )?;
+    }
+    for shown in &report.shown {
+        let path = write_case(opts, shown)?;
+        writeln!(
+            out,
+            r#"    <testcase classname="gomoku-mist.fuzz" name="{}">"#,
+            xml(&format!(
+                "[{}: {}] {}",
+                shown.clause,
+                shown.kind.word(),
+                shown.cause
+            ))
+        )?;
+        writeln!(
+            out,
+            r#"      <failure message="{}" type="{}">{}</failure>"#,
+            xml(&shown.cause),
+            xml(shown.clause),
+            xml(&format!(
+                "{} ({}, {}); {} failing cases, first case {}\ninput:\n{}{}written as {path}\n",
+                shown.clause,
+                shown.kind.word(),
+                shown.class.word(),
+                shown.count,
+                shown.index,
+                escaped(&shown.input),
+                differs(shown),
+            ))
+        )?;
+        writeln!(out, "    </testcase>")?;
+    }
+    for (index, input) in &report.flaky {
+        writeln!(
+            out,
+            r#"    <testcase classname="gomoku-mist.fuzz" name="case {index}"><skipped message="{}"/></testcase>"#,
+            xml(&format!(
+                "not reproducible: disagreed once and agreed when run again: {}",
+                escaped(input)
+            ))
+        )?;
+    }
+    writeln!(out, "  </testsuite>")?;
+    writeln!(out, "</testsuites>")?;
     Ok(())
 }
 
@@ -570,6 +1117,7 @@ mod tests {
                 jobs,
                 shrink_budget: 0,
                 assignment_only: false,
+                format: Format::Text,
             };
             assert_eq!(workers(&opts), want, "jobs {jobs}, {limit:?}");
         }

@@ -1,9 +1,10 @@
 //! The conformance kit: `check` runs a folder of `.in` cases through any
 //! program and compares its stdout and exit code with the expected ones;
 //! `fuzz` makes random sessions, compares the program with the reference
-//! run in-process, groups the disagreements by the clause of the contract
-//! they break ([`clause`], [`trace`]) and shrinks one case of each group;
-//! `cover` tells which scenarios a folder of cases exercises.
+//! run in-process, puts each disagreement on the input line that caused it
+//! and the clause of that line ([`diagnose`], [`clause`], [`trace`]),
+//! groups them by cause and shrinks one case of each group; `cover` tells
+//! which scenarios a folder of cases exercises.
 //!
 //! This is a shell over the core: it starts processes, reads files and
 //! writes reports. The reference it compares with is
@@ -14,6 +15,7 @@ pub mod case;
 pub mod check;
 pub mod clause;
 pub mod cover;
+pub mod diagnose;
 pub mod fuzz;
 pub mod generate;
 pub mod report;

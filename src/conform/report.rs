@@ -190,6 +190,46 @@ pub fn summary(expected: &Expected, ran: &Ran) -> &'static str {
     }
 }
 
+/// `text` with the five characters XML gives a meaning escaped.
+pub fn xml(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            // Reports escape control bytes already; this keeps any other
+            // out of the XML, where they are not allowed.
+            c if c.is_control() && c != '\n' && c != '\t' => {
+                out.extend(c.escape_default());
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `text` as a JSON string, quotes included.
+pub fn json(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if u32::from(c) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,6 +10,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
+use std::time::Instant;
 
 /// Bytes are dropped one by one only from an input of at most this many
 /// lines: what is left of a longer one (a full-board game) is nearly all
@@ -28,8 +29,15 @@ pub struct Shrunk {
     pub cut_short: bool,
 }
 
-/// Shrinks `input`, for which `fails` is true, keeping `fails` true.
-pub fn shrink<F>(input: &[u8], fails: F, jobs: usize, budget: usize) -> Shrunk
+/// Shrinks `input`, for which `fails` is true, keeping `fails` true:
+/// at most `budget` tests, none started after `deadline`.
+pub fn shrink<F>(
+    input: &[u8],
+    fails: F,
+    jobs: usize,
+    budget: usize,
+    deadline: Option<Instant>,
+) -> Shrunk
 where
     F: Fn(&[u8]) -> bool + Sync,
 {
@@ -39,6 +47,7 @@ where
         // options allow, whatever a caller passes.
         jobs: jobs.clamp(1, super::MAX_JOBS),
         budget,
+        deadline,
         tests: AtomicUsize::new(0),
     };
     let mut input = input.to_vec();
@@ -62,7 +71,7 @@ where
     Shrunk {
         input,
         tests,
-        cut_short: tests >= budget,
+        cut_short: shrinker.spent(),
     }
 }
 
@@ -70,6 +79,7 @@ struct Shrinker<'f, F> {
     fails: &'f F,
     jobs: usize,
     budget: usize,
+    deadline: Option<Instant>,
     tests: AtomicUsize,
 }
 
@@ -79,6 +89,7 @@ where
 {
     fn spent(&self) -> bool {
         self.tests.load(Ordering::Relaxed) >= self.budget
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// The index of the first of `count` candidates (made by `make`, a
@@ -175,7 +186,7 @@ mod tests {
     #[test]
     fn shrinks_to_the_one_line_that_matters() {
         let input = b"who\nview\nplace A1\nbad\nhistory\nterm\n";
-        let shrunk = shrink(input, |i| i.windows(3).any(|w| w == b"bad"), 2, 1000);
+        let shrunk = shrink(input, |i| i.windows(3).any(|w| w == b"bad"), 2, 1000, None);
         assert_eq!(shrunk.input, b"bad");
         assert!(!shrunk.cut_short);
     }
@@ -184,7 +195,7 @@ mod tests {
     fn keeps_two_lines_needed_together() {
         let input = b"a\nb\nc\nd\ne\nf\n";
         let fails = |i: &[u8]| i.contains(&b'b') && i.contains(&b'e');
-        let shrunk = shrink(input, fails, 3, 1000);
+        let shrunk = shrink(input, fails, 3, 1000, None);
         assert_eq!(shrunk.input, b"be");
     }
 
@@ -193,14 +204,14 @@ mod tests {
         let input = b"a\nb\nc\nd\ne\nf\n";
         let fails = |i: &[u8]| i.contains(&b'b') && i.contains(&b'e');
         for jobs in [0, 1, 2, 1000, usize::MAX] {
-            let shrunk = shrink(input, fails, jobs, 1000);
+            let shrunk = shrink(input, fails, jobs, 1000, None);
             assert_eq!(shrunk.input, b"be", "jobs {jobs}");
         }
     }
 
     #[test]
     fn empty_input_is_tried_first() {
-        let shrunk = shrink(b"x\ny\n", |_| true, 1, 1000);
+        let shrunk = shrink(b"x\ny\n", |_| true, 1, 1000, None);
         assert_eq!((shrunk.input, shrunk.tests), (Vec::new(), 1));
     }
 
@@ -210,7 +221,7 @@ mod tests {
             .flat_map(|i| format!("line {i}\n").into_bytes())
             .collect();
         let fails = |i: &[u8]| i.len() > 100;
-        let shrunk = shrink(&input, fails, 2, 20);
+        let shrunk = shrink(&input, fails, 2, 20, None);
         assert!(shrunk.cut_short);
         assert!(shrunk.tests <= 22, "{} tests", shrunk.tests);
         assert!(fails(&shrunk.input));

@@ -19,8 +19,10 @@ use crate::rules::point::{Point, SIZE};
 use crate::rules::rule::Rule;
 
 /// A line longer than this falls under `LINE-LONG`: the assignment names
-/// no limit, and a program may read lines into a buffer of its own size.
-pub const LONG_LINE: usize = 1000;
+/// no limit, and its own examples are far shorter (its longest, a `view`
+/// reply, is 53 bytes), so a program may well read lines into a buffer of
+/// its own size (256 bytes, say) and split a longer one.
+pub const LONG_LINE: usize = 64;
 
 /// How the reference stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -247,7 +249,7 @@ pub fn trace(input: &[u8]) -> Trace {
 }
 
 /// What kind of `Invalid!` line this is; the commonest mistake first.
-fn invalid_kinds(line: &[u8]) -> Vec<&'static str> {
+pub(crate) fn invalid_kinds(line: &[u8]) -> Vec<&'static str> {
     let mut kinds = Vec::new();
     if line.is_empty() {
         return vec!["invalid-empty"];
@@ -540,8 +542,9 @@ pub fn blame(input: &[u8], trace: &Trace, got: &[u8], end: RunEnd) -> Blame {
                 }
             }
         }
-        if step.clause.starts_with("MIST-") && step.scenarios.len() > 1 {
-            // The centre is right, but not the symbols: an edge or a stone.
+        if step.clause.starts_with("MIST-") {
+            // The centre is right, but not the symbols: an edge where an
+            // `x` is wrong, else the stones.
             let centre_end = expected[step.reply.clone()]
                 .iter()
                 .position(|&b| b == b',')
@@ -552,9 +555,14 @@ pub fn blame(input: &[u8], trace: &Trace, got: &[u8], end: RunEnd) -> Blame {
                     .iter()
                     .copied()
                     .find(|s| s.starts_with("hole-cut"));
+                let shown = &expected[common..step.reply.end];
+                let edge_wrong = shown
+                    .iter()
+                    .zip(&got[common..])
+                    .any(|(&e, &g)| e != g && (e == text::OFF_BOARD || g == text::OFF_BOARD));
                 return match cut {
-                    Some(cut) => blame(step, "VIEW-EDGE", cut),
-                    None => blame(step, "VIEW-FORMAT", "stones in the hole"),
+                    Some(cut) if edge_wrong => blame(step, "VIEW-EDGE", cut),
+                    _ => blame(step, "VIEW-FORMAT", "stones in the hole"),
                 };
             }
         }

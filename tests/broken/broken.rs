@@ -35,6 +35,22 @@ enum Bug {
     Tie,
     /// Prints `Invalid!` for ever at end of input.
     Flood,
+    /// Hangs for ever once it reads a line holding a NUL byte (with its
+    /// replies still in its buffer: stdout is block-buffered, as C's is
+    /// on a pipe).
+    NulHang,
+    /// Prints nothing at all, whatever it reads.
+    Silent,
+    /// Exits with 0 after `term`.
+    TermExit0,
+    /// Misses a line of five on an anti-diagonal (going down to the right).
+    AntiDiagonal,
+    /// Drops a `\r` at the end of a line, as if it were part of a Windows
+    /// line ending: `place M5\r` places a stone where `Invalid!` is due.
+    CrPlace,
+    /// Reads lines into a 256-byte buffer, as `fgets` does: a longer
+    /// line is read as two or more.
+    Buffer256,
 }
 
 /// The bugs planted in one run.
@@ -58,6 +74,12 @@ fn bug_named(name: &str) -> Option<Bug> {
         "long-line" => Bug::LongLine,
         "tie" => Bug::Tie,
         "flood" => Bug::Flood,
+        "nul-hang" => Bug::NulHang,
+        "silent" => Bug::Silent,
+        "term-exit-0" => Bug::TermExit0,
+        "anti-diagonal" => Bug::AntiDiagonal,
+        "cr-place" => Bug::CrPlace,
+        "buffer-256" => Bug::Buffer256,
         _ => return None,
     })
 }
@@ -71,14 +93,19 @@ fn main() -> ExitCode {
     let Some(bugs) = bugs else {
         let _ = writeln!(
             io::stderr(),
-            "usage: broken BUG[,BUG...], each none|eof-loop|edge|overline|mist-swap|trim|exit-code|long-line|tie|flood"
+            "usage: broken BUG[,BUG...], each none|eof-loop|edge|overline|mist-swap|trim|exit-code|long-line|tie|flood|nul-hang|silent|term-exit-0|anti-diagonal|cr-place|buffer-256"
         );
         return ExitCode::from(2);
     };
     let bug = Bugs(bugs);
-    let mut out = BufWriter::new(io::stdout().lock());
-    let code = play(&bug, &mut io::stdin().lock(), &mut out);
-    let _ = out.flush();
+    let code = if bug.has(Bug::Silent) {
+        play(&bug, &mut io::stdin().lock(), &mut io::sink())
+    } else {
+        let mut out = BufWriter::new(io::stdout().lock());
+        let code = play(&bug, &mut io::stdin().lock(), &mut out);
+        let _ = out.flush();
+        code
+    };
     ExitCode::from(code)
 }
 
@@ -103,7 +130,10 @@ fn play(bug: &Bugs, input: &mut impl BufRead, out: &mut impl Write) -> u8 {
     let mut line = Vec::new();
     loop {
         line.clear();
-        let read = if bug.has(Bug::LongLine) {
+        let read = if bug.has(Bug::Buffer256) {
+            // fgets(buf, 256, stdin): at most 255 bytes a read.
+            input.by_ref().take(255).read_until(b'\n', &mut line)
+        } else if bug.has(Bug::LongLine) {
             input.by_ref().take(512).read_until(b'\n', &mut line)
         } else {
             input.read_until(b'\n', &mut line)
@@ -124,6 +154,15 @@ fn play(bug: &Bugs, input: &mut impl BufRead, out: &mut impl Write) -> u8 {
         if line.last() == Some(&b'\n') {
             line.pop();
         }
+        if bug.has(Bug::NulHang) && line.contains(&0) {
+            // Whatever it printed is still in the BufWriter: lost when killed.
+            loop {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+        }
+        if bug.has(Bug::CrPlace) && line.last() == Some(&b'\r') {
+            line.pop();
+        }
         let mut text: &[u8] = &line;
         if bug.has(Bug::Trim) {
             text = text.trim_ascii();
@@ -132,7 +171,7 @@ fn play(bug: &Bugs, input: &mut impl BufRead, out: &mut impl Write) -> u8 {
             b"who" => writeln!(out, "{}", if game.black_to_move { "B" } else { "W" }),
             b"history" => writeln!(out, "{}", game.history),
             b"view" => writeln!(out, "{}", view(&game)),
-            b"term" => return 1,
+            b"term" => return if bug.has(Bug::TermExit0) { 0 } else { 1 },
             b"resign" => {
                 let winner = if game.black_to_move { "White" } else { "Black" };
                 end(out, &format!("{winner} wins!"), &game);
@@ -236,7 +275,11 @@ fn wins(bug: &Bugs, game: &Game, x: usize, y: usize, stone: u8) -> bool {
         } else {
             cells.len() >= 5
         };
-        if long_enough && !(bug.has(Bug::Edge) && touches_edge) {
+        let anti_diagonal = (dx, dy) == (1, -1);
+        if long_enough
+            && !(bug.has(Bug::Edge) && touches_edge)
+            && !(bug.has(Bug::AntiDiagonal) && anti_diagonal)
+        {
             return true;
         }
     }

@@ -116,6 +116,7 @@ fn fuzz_with(
         jobs: 2,
         shrink_budget: 1500,
         assignment_only,
+        format: Format::Text,
     };
     let mut out = Vec::new();
     let outcome = conform::fuzz(&opts, &mut out).expect("fuzz runs");
@@ -168,7 +169,7 @@ fn check_reports_each_planted_bug_with_its_diff() {
             "eof-loop",
             "eof",
             "eof/empty_input.in",
-            "still running after 300ms: killed",
+            "still running after 1s: killed",
         ),
         (
             "edge",
@@ -216,7 +217,9 @@ fn check_reports_each_planted_bug_with_its_diff() {
     ];
     for (bug, under, case, shown) in table {
         let root = golden().join(under);
-        let timeout = Duration::from_millis(if bug == "eof-loop" { 300 } else { 10_000 });
+        // A hang costs the whole timeout: a second, far above what any
+        // run of this program takes, however loaded the machine.
+        let timeout = Duration::from_secs(if bug == "eof-loop" { 1 } else { 10 });
         let (outcome, report) = check(Some(with_bug(bug)), vec![root.clone()], timeout);
         assert_eq!(outcome, Outcome::Failed, "{bug}:\n{report}");
         let (_, failed, skipped) = summary(&report);
@@ -314,7 +317,7 @@ fn fuzz_finds_each_planted_bug_and_shrinks_it() {
     ];
     for (bug, most_lines) in table {
         let out_dir = scratch(bug);
-        let timeout = Duration::from_millis(if bug == "eof-loop" { 300 } else { 10_000 });
+        let timeout = Duration::from_secs(if bug == "eof-loop" { 2 } else { 10 });
         let (outcome, report) = fuzz(bug, 1, 200, timeout, &out_dir);
         assert_eq!(
             outcome,
@@ -401,7 +404,7 @@ fn groups_of(report: &str) -> Vec<(String, String)> {
 fn fuzz_reports_three_planted_bugs_as_three_groups_the_end_of_input_one_a_decision() {
     let out_dir = scratch("three");
     let program = with_bug("eof-loop,edge,mist-swap");
-    let (outcome, report) = fuzz_with(program, 1, 200, Duration::from_millis(300), &out_dir, false);
+    let (outcome, report) = fuzz_with(program, 1, 200, Duration::from_secs(2), &out_dir, false);
     assert_eq!(outcome, Outcome::Failed, "{report}");
     let rule = "the assignment's rule".to_owned();
     let decision = "this contract's decision".to_owned();
@@ -417,7 +420,203 @@ fn fuzz_reports_three_planted_bugs_as_three_groups_the_end_of_input_one_a_decisi
     let (failures, groups, rules, decisions) = summary_of_fuzz(&report);
     assert!(failures >= 3, "{report}");
     assert_eq!((groups, rules, decisions), (3, 2, 1), "{report}");
-    assert!(report.contains("situation: win-on-edge"), "{report}");
+    assert!(
+        report.contains("what all its cases share: a win touching an edge\n"),
+        "{report}"
+    );
+    assert!(
+        report.contains("still running at end of input: the input ends without `term`"),
+        "{report}"
+    );
+    let _ = fs::remove_dir_all(out_dir);
+}
+
+/// The assignment's commonest mistakes, planted one a program: each is
+/// one group, under the clause it breaks, and says what it is.
+#[test]
+fn fuzz_reports_each_planted_bug_as_one_group_under_its_clause() {
+    let rule = "the assignment's rule";
+    let decision = "this contract's decision";
+    // (bug, cases, clause, kind, what the report says)
+    let table = [
+        (
+            "nul-hang",
+            100,
+            "BYTES-ANY",
+            decision,
+            "hangs after reading line 1: `\\x00`",
+        ),
+        ("silent", 100, "CMD-WHO", rule, "prints nothing at all"),
+        (
+            "term-exit-0",
+            100,
+            "EXIT-CODES",
+            rule,
+            "exits with code 0 after `term`, expected 1",
+        ),
+        (
+            "anti-diagonal",
+            200,
+            "WIN-LINE",
+            rule,
+            "what all its cases share: a win along an anti-diagonal\n",
+        ),
+        (
+            "cr-place",
+            200,
+            "LINE-SPLIT",
+            rule,
+            "what all its cases share: Invalid!: a CR (Windows line ending)",
+        ),
+        (
+            "buffer-256",
+            200,
+            "LINE-LONG",
+            decision,
+            "one reply is due, but the program printed `Invalid!` too",
+        ),
+    ];
+    for (bug, cases, clause, kind, shown) in table {
+        let out_dir = scratch(bug);
+        // A hang costs the whole timeout: two seconds, far above what any
+        // run of this program takes, however loaded the machine.
+        let timeout = Duration::from_secs(if bug == "nul-hang" { 2 } else { 10 });
+        let (outcome, report) = fuzz(bug, 1, cases, timeout, &out_dir);
+        assert_eq!(outcome, Outcome::Failed, "{bug}:\n{report}");
+        assert_eq!(
+            groups_of(&report),
+            [(clause.to_owned(), kind.to_owned())],
+            "{bug}:\n{report}"
+        );
+        assert!(report.contains(shown), "{bug}: no {shown:?} in:\n{report}");
+        if bug == "nul-hang" {
+            // What it printed before it hung is never blamed: it is lost.
+            assert!(
+                report.contains(conform::fuzz::LOST_OUTPUT),
+                "{bug}:\n{report}"
+            );
+        }
+        let _ = fs::remove_dir_all(&out_dir);
+    }
+}
+
+#[test]
+fn fuzz_reports_three_planted_bugs_of_the_assignment_as_three_groups() {
+    let rule = || "the assignment's rule".to_owned();
+    let decision = || "this contract's decision".to_owned();
+    let table = [
+        (
+            "nul-hang,anti-diagonal,cr-place",
+            [
+                ("LINE-SPLIT", rule()),
+                ("WIN-LINE", rule()),
+                ("BYTES-ANY", decision()),
+            ],
+        ),
+        (
+            "term-exit-0,buffer-256,anti-diagonal",
+            [
+                ("WIN-LINE", rule()),
+                ("EXIT-CODES", rule()),
+                ("LINE-LONG", decision()),
+            ],
+        ),
+    ];
+    for (bugs, want) in table {
+        let out_dir = scratch(bugs);
+        let (outcome, report) = fuzz_with(
+            with_bug(bugs),
+            1,
+            120,
+            Duration::from_secs(2),
+            &out_dir,
+            false,
+        );
+        assert_eq!(outcome, Outcome::Failed, "{bugs}:\n{report}");
+        let want: Vec<(String, String)> =
+            want.into_iter().map(|(c, k)| (c.to_owned(), k)).collect();
+        assert_eq!(groups_of(&report), want, "{bugs}:\n{report}");
+        let _ = fs::remove_dir_all(&out_dir);
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn fuzz_reports_a_run_that_disagrees_once_apart_and_counts_it_not() {
+    let dir = scratch("flaky");
+    fs::create_dir_all(&dir).expect("make the folder");
+    // Right every time but the fourth: a stray line then.
+    let count = dir.join("count");
+    let script = format!(
+        "n=$(cat '{c}' 2>/dev/null || echo 0); echo $((n+1)) > '{c}'; \
+         if [ \"$n\" = 3 ]; then echo stray; fi; exec '{b}' none",
+        c = count.display(),
+        b = broken().display()
+    );
+    let program = ["sh", "-c", &script].map(OsString::from).to_vec();
+    let (outcome, report) = fuzz_with(
+        program,
+        1,
+        20,
+        Duration::from_secs(10),
+        &dir.join("out"),
+        false,
+    );
+    assert_eq!(outcome, Outcome::Passed, "{report}");
+    assert!(
+        report.contains("\nnot reproducible, not counted: case"),
+        "{report}"
+    );
+    assert!(
+        report.ends_with("no disagreement\n0 failures\n"),
+        "{report}"
+    );
+    let _ = fs::remove_dir_all(dir);
+}
+
+fn fuzz_as(bugs: &str, format: Format, out_dir: &Path) -> (Outcome, String) {
+    let opts = FuzzOptions {
+        program: with_bug(bugs),
+        seed: 1,
+        limit: Limit::Cases(100),
+        out_dir: out_dir.to_path_buf(),
+        timeout: Duration::from_secs(10),
+        jobs: 2,
+        shrink_budget: 1500,
+        assignment_only: false,
+        format,
+    };
+    let mut out = Vec::new();
+    let outcome = conform::fuzz(&opts, &mut out).expect("fuzz runs");
+    (outcome, String::from_utf8(out).expect("UTF-8"))
+}
+
+#[test]
+fn fuzz_json_and_junit_name_each_findings_clause_kind_cause_and_example() {
+    let out_dir = scratch("formats");
+    let (outcome, json) = fuzz_as("mist-swap,exit-code", Format::Json, &out_dir);
+    assert_eq!(outcome, Outcome::Failed, "{json}");
+    for want in [
+        r#""failures": "#,
+        r#""groups": 2, "rules": 1, "decisions": 1,"#,
+        r#"{"clause": "MIST-MOVE", "kind": "rule", "#,
+        r#"{"clause": "EOF-EXIT", "kind": "decision", "#,
+        r#""cause": "line 2: `view`: expected `P12,"#,
+        r#""example": "place O5\nview\nterm\n""#,
+        r#""not_reproducible": []"#,
+    ] {
+        assert!(json.contains(want), "no {want:?} in:\n{json}");
+    }
+    assert!(json.starts_with("{\n") && json.ends_with("}\n"), "{json}");
+    let (outcome, xml) = fuzz_as("mist-swap,exit-code", Format::Junit, &out_dir);
+    assert_eq!(outcome, Outcome::Failed, "{xml}");
+    let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}:\n{xml}"));
+    let failures: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("failure"))
+        .map(|n| n.attribute("type").unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(failures, ["MIST-MOVE", "EOF-EXIT"], "{xml}");
     let _ = fs::remove_dir_all(out_dir);
 }
 
@@ -425,7 +624,7 @@ fn fuzz_reports_three_planted_bugs_as_three_groups_the_end_of_input_one_a_decisi
 fn fuzz_assignment_only_finds_the_rules_behind_a_hang_at_end_of_input() {
     let out_dir = scratch("assignment-only");
     let program = with_bug("eof-loop,edge");
-    let (outcome, report) = fuzz_with(program, 1, 200, Duration::from_millis(300), &out_dir, true);
+    let (outcome, report) = fuzz_with(program, 1, 200, Duration::from_secs(2), &out_dir, true);
     assert_eq!(outcome, Outcome::Failed, "{report}");
     assert!(
         report.starts_with("fuzzing ") && report.contains(", the assignment's rules only\n"),
@@ -565,7 +764,7 @@ fn subcommand_usage_errors_name_the_option_and_exit_2() {
         (&["cover"], "no PATH given"),
         (
             &["cover", "--format", "junit", "."],
-            "--format: \"junit\" is for check only: cover writes text or json",
+            "--format: \"junit\" is for check and fuzz only: cover writes text or json",
         ),
         (
             &["check", "--format=xml", "."],
@@ -802,6 +1001,17 @@ fn check_json_report_has_a_verdict_per_case() {
     );
     assert!(json.contains(r#""decisions": ["INPUT-EMPTY"]"#), "{json}");
     assert!(json.trim_end().ends_with('}'), "{json}");
+    // A failure names its clause and whose clause it is.
+    let (_, json) = check_as(
+        Some(with_bug("mist-swap")),
+        vec![golden().join("coord").join("valid_a10.in")],
+        Duration::from_secs(10),
+        Format::Json,
+    );
+    assert!(
+        json.contains(r#""clause": "MIST-MOVE", "kind": "rule","#),
+        "{json}"
+    );
 }
 
 #[test]

@@ -15,7 +15,7 @@ use crate::rules::rule::Rule;
 
 use crate::rng::Rng;
 
-use super::trace::{LONG_LINE, assignment_byte};
+use super::trace::LONG_LINE;
 
 mod lines;
 
@@ -47,11 +47,41 @@ pub fn case(rng: &mut Rng) -> Vec<u8> {
     script.finish(rng)
 }
 
+/// Whether `line` is one the assignment's own examples could hold:
+/// printable ASCII, no longer than [`LONG_LINE`].
+fn plain_line(line: &[u8]) -> bool {
+    line.len() <= LONG_LINE && line.iter().all(|b| (0x20..0x7f).contains(b))
+}
+
+/// Whether `body` is lines the assignment alone governs, each ended by
+/// `\n` (what a shrunk example holds before its `term`).
+pub fn is_assignment_only_body(body: &[u8]) -> bool {
+    (body.is_empty() || body.ends_with(b"\n"))
+        && body
+            .split_inclusive(|&b| b == b'\n')
+            .all(|l| plain_line(&l[..l.len() - 1]))
+}
+
+/// Whether `input` is a session no decision of the contract governs:
+/// printable ASCII lines no longer than [`LONG_LINE`], each ended by
+/// `\n`, the last one `term` or the line that ends the game.
+pub fn is_assignment_only(input: &[u8]) -> bool {
+    use super::trace::{Stop, trace};
+    if !is_assignment_only_body(input) || input.is_empty() {
+        return false;
+    }
+    let t = trace(input);
+    match t.stop {
+        Stop::Term => input.ends_with(b"term\n"),
+        Stop::Ended => true,
+        Stop::EndOfInput => false,
+    }
+}
+
 /// `input` made into a session no decision of the contract affects:
-/// lines holding bytes the assignment does not speak of, or longer than
+/// lines holding anything but printable ASCII, or longer than
 /// [`LONG_LINE`], are dropped (none of them places a stone, so the game
-/// stays the same), every line ends with `\n`, and `term` ends it if the
-/// game does not.
+/// stays the same), every line ends with `\n`, and `term` ends it.
 pub fn assignment_only(input: &[u8]) -> Vec<u8> {
     let mut lines: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
     // What follows a final `\n` (or an empty input) is no line.
@@ -60,7 +90,7 @@ pub fn assignment_only(input: &[u8]) -> Vec<u8> {
     }
     let mut out = Vec::with_capacity(input.len() + 5);
     for line in lines {
-        if line.len() <= LONG_LINE && line.iter().all(|&b| assignment_byte(b)) {
+        if plain_line(line) {
             out.extend_from_slice(line);
             out.push(b'\n');
         }
@@ -487,11 +517,34 @@ mod tests {
 
     #[test]
     fn assignment_only_sessions_depend_on_no_decision() {
-        use crate::conform::trace::{decisions, trace};
-        for index in 0..1000 {
+        use crate::conform::trace::{Stop, decisions, trace};
+        for index in 0..10_000 {
             let input = assignment_only(&case(&mut Rng::for_case(7, index)));
-            let found = decisions(&input, &trace(&input));
+            let t = trace(&input);
+            let found = decisions(&input, &t);
             assert!(found.is_empty(), "case {index}: {found:?}");
+            // Printable ASCII, every line ended by a newline and short.
+            assert!(input.ends_with(b"\n"), "case {index}");
+            for line in input.split(|&b| b == b'\n') {
+                assert!(
+                    line.len() <= LONG_LINE,
+                    "case {index}: {} bytes",
+                    line.len()
+                );
+                assert!(
+                    line.iter().all(|b| (0x20..0x7f).contains(b)),
+                    "case {index}: {}",
+                    line.escape_ascii()
+                );
+            }
+            // The reference stops at `term`, its last line, or at the
+            // game's end.
+            match t.stop {
+                Stop::Term => assert!(input.ends_with(b"term\n"), "case {index}"),
+                Stop::Ended => {}
+                Stop::EndOfInput => panic!("case {index} ends without term"),
+            }
+            assert!(is_assignment_only(&input), "case {index}");
         }
     }
 

@@ -1,0 +1,1098 @@
+//! What a disagreement is, in the assignment's terms: the line of the
+//! input to blame, the clause of that line, and how the program failed
+//! on it (hung, crashed, or replied wrongly, too little or too much).
+//!
+//! The line is found by experiment, not by reading the program's output
+//! where it first differs: a program killed while it hangs loses what it
+//! had printed but not flushed (C's stdio buffers a pipe), and a program
+//! that drops or adds a reply shifts every later one. So the kit runs the
+//! first lines of the input followed by `term`, for ever fewer lines, and
+//! blames the last line of the shortest such prefix that still
+//! disagrees: the replies before it were all right, so whatever is wrong
+//! began with that line. Only when no prefix followed by `term`
+//! disagrees is the end of the input itself (no `term`, no final
+//! newline) to blame.
+//!
+//! Prefixes are tried several at a time, each round narrowing the range,
+//! with a guess first: the first line holding bytes the assignment does
+//! not speak of, or longer than its examples, is the commonest culprit.
+
+use std::collections::BTreeMap;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::run::{End, Ran};
+use super::trace::{self, RunEnd, Step, Stop, Trace};
+use super::{Expected, cover, report};
+use crate::controller::text;
+use crate::rules::command::{Command, ParseCommandError};
+
+/// How a run failed, for grouping: one cause fails one way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Class {
+    /// It was still running at the time limit.
+    Hang,
+    /// A signal ended it.
+    Crash,
+    /// It exited, with the wrong output or exit code.
+    Output,
+}
+
+impl Class {
+    /// As JSON and JUnit name it.
+    pub const fn word(self) -> &'static str {
+        match self {
+            Class::Hang => "hang",
+            Class::Crash => "crash",
+            Class::Output => "output",
+        }
+    }
+}
+
+/// The group of a missed win, whichever clause (a line, an overline,
+/// the 361st stone) the win fell under: one program misses them for one
+/// reason, and the report names the clause all its misses share.
+pub const WIN_MISSED: &str = "WIN-MISSED";
+
+/// The group of an `Invalid!` line with odd whitespace (a `\r`, a tab,
+/// a space too many) that a program took for a command: a program that
+/// trims lines fails them all for one reason, and the report names the
+/// clause all its failures share (a `\r`: `LINE-SPLIT`; a tab: `WS`;
+/// else `CMD-EXACT`).
+pub const WHITESPACE: &str = "WHITESPACE";
+
+/// The kinds of `Invalid!` line that [`WHITESPACE`] groups.
+const WHITESPACE_KINDS: [&str; 5] = [
+    "invalid-cr",
+    "invalid-tab",
+    "invalid-leading-space",
+    "invalid-trailing-space",
+    "invalid-double-space",
+];
+
+/// One disagreement, explained.
+#[derive(Clone, Debug)]
+pub struct Finding {
+    /// The clause broken.
+    pub clause: &'static str,
+    /// What groups it: the clause, or [`WIN_MISSED`].
+    pub group: &'static str,
+    /// How the program failed.
+    pub class: Class,
+    /// The input line blamed (from 1), if one is.
+    pub line: Option<usize>,
+    /// What happened, in a sentence.
+    pub cause: String,
+    /// The scenarios of the line blamed (what a missed win was like).
+    pub scenarios: Vec<&'static str>,
+    /// An input that shows it: the lines up to the one blamed and `term`,
+    /// or the input itself when its end is to blame.
+    pub example: Vec<u8>,
+    /// The program's run of that input.
+    pub ran: Ran,
+}
+
+/// How the program takes `term` alone, learnt once: prefixes end with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TermCheck {
+    /// Nothing printed, exit code 1.
+    Right,
+    /// Nothing printed, another exit code: codes after `term` are not
+    /// compared (that one finding is made apart).
+    WrongCode(i32),
+    /// It hangs, crashes or prints on `term`: no prefix can be tried.
+    Unusable,
+}
+
+impl TermCheck {
+    /// How a run of `term\n` alone came out.
+    pub fn of(ran: &Ran) -> TermCheck {
+        match ran.end {
+            End::Code(1) if ran.stdout.is_empty() => TermCheck::Right,
+            End::Code(code) if ran.stdout.is_empty() => TermCheck::WrongCode(code),
+            _ => TermCheck::Unusable,
+        }
+    }
+}
+
+/// A way to run the program, and how much may be spent on probes.
+pub struct Prober<'a> {
+    /// Runs the program on an input (with the expected output, for the
+    /// output cap) for at most the given time.
+    pub run: &'a (dyn Fn(&[u8], &Expected, Duration) -> Ran + Sync),
+    /// The longest a probe may run.
+    pub timeout: Duration,
+    /// Probes run at once.
+    pub jobs: usize,
+    /// How the program takes `term`.
+    pub term: TermCheck,
+    /// No probe starts after this.
+    pub deadline: Option<Instant>,
+    /// Whether a probe must also end by the deadline (`check`, whose
+    /// case costs at most `--timeout`), not only start before it.
+    pub end_by_deadline: bool,
+}
+
+impl Prober<'_> {
+    /// The time a probe started now may take; `None` if none may start.
+    fn allowance(&self) -> Option<Duration> {
+        let Some(deadline) = self.deadline else {
+            return Some(self.timeout);
+        };
+        let left = deadline.checked_duration_since(Instant::now())?;
+        if left.is_zero() {
+            return None;
+        }
+        Some(if self.end_by_deadline {
+            self.timeout.min(left)
+        } else {
+            self.timeout
+        })
+    }
+}
+
+/// How one run compares with the reference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    Agree,
+    Hang,
+    Crash,
+    Differs,
+}
+
+// The braces match the variant whether or not it carries the signal's
+// name: the run module is free to add it.
+#[allow(clippy::unneeded_struct_pattern)]
+fn crashed(end: &End) -> bool {
+    matches!(end, End::Signal { .. })
+}
+
+fn verdict(term: TermCheck, trace: &Trace, ran: &Ran) -> Verdict {
+    if matches!(ran.end, End::TimedOut(_)) {
+        return Verdict::Hang;
+    }
+    if crashed(&ran.end) {
+        return Verdict::Crash;
+    }
+    let code_ok = match ran.end {
+        End::Code(code) => {
+            code == trace.code
+                || (matches!(term, TermCheck::WrongCode(c) if c == code)
+                    && trace.stop == Stop::Term)
+        }
+        _ => false,
+    };
+    if code_ok && ran.stdout == trace.stdout {
+        Verdict::Agree
+    } else {
+        Verdict::Differs
+    }
+}
+
+/// The lines the reference read, without their `\n`.
+fn read_lines<'i>(input: &'i [u8], trace: &Trace) -> Vec<&'i [u8]> {
+    trace.steps.iter().map(|s| &input[s.line.clone()]).collect()
+}
+
+/// The first `n` lines, each with its `\n`, then `term`.
+pub fn prefix(lines: &[&[u8]], n: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    for line in &lines[..n] {
+        out.extend_from_slice(line);
+        out.push(b'\n');
+    }
+    out.extend_from_slice(b"term\n");
+    out
+}
+
+/// The lines of `input` the reference reads, ended by `term` (the last
+/// `term` read, if any, left out): the session as it stands, ended as
+/// the assignment ends one.
+pub fn ended_by_term(input: &[u8], trace: &Trace) -> Vec<u8> {
+    let lines = read_lines(input, trace);
+    let m = match trace.stop {
+        Stop::Term => lines.len().saturating_sub(1),
+        _ => lines.len(),
+    };
+    prefix(&lines, m)
+}
+
+/// A line a program is likeliest to trip on: bytes the assignment does
+/// not speak of, a `\r`, or longer than its examples.
+fn unusual(line: &[u8]) -> bool {
+    line.len() > trace::LONG_LINE
+        || line
+            .iter()
+            .any(|&b| b == b'\r' || !(0x20..0x7f).contains(&b))
+}
+
+/// The index of the line a program is likeliest to trip on: the first
+/// holding bytes the assignment does not speak of, else the first longer
+/// than its examples, else the first with a `\r` or another control byte.
+fn likeliest(lines: &[&[u8]]) -> Option<usize> {
+    let odd = |l: &&[u8]| !l.iter().all(|&b| trace::assignment_byte(b));
+    let long = |l: &&[u8]| l.len() > trace::LONG_LINE;
+    lines
+        .iter()
+        .position(odd)
+        .or_else(|| lines.iter().position(long))
+        .or_else(|| lines.iter().position(|l| unusual(l)))
+}
+
+/// Explains why `ran`, a run of `input`, disagrees with the reference
+/// (`trace`); `None` if it agrees.
+pub fn diagnose(input: &[u8], trace: &Trace, ran: &Ran, prober: &Prober) -> Option<Finding> {
+    if verdict(TermCheck::Right, trace, ran) == Verdict::Agree {
+        return None;
+    }
+    let lines = read_lines(input, trace);
+    // `term` is not among the lines tried: each prefix ends with its own.
+    let m = match trace.stop {
+        Stop::Term => lines.len().saturating_sub(1),
+        _ => lines.len(),
+    };
+    if let TermCheck::WrongCode(code) = prober.term {
+        if trace.stop == Stop::Term && ran.stdout == trace.stdout && ran.end == End::Code(code) {
+            return Some(term_code(code));
+        }
+    }
+    if prober.term == TermCheck::Unusable {
+        return Some(end_finding(input, trace, ran));
+    }
+    let mut known: BTreeMap<usize, (Verdict, Ran, Trace)> = BTreeMap::new();
+    let full = prefix(&lines, m);
+    if full == input {
+        known.insert(
+            m,
+            (verdict(prober.term, trace, ran), ran.clone(), trace.clone()),
+        );
+    }
+    let mut first: Vec<usize> = Vec::new();
+    if !known.contains_key(&m) {
+        first.push(m);
+    }
+    if let Some(u) = likeliest(&lines[..m]) {
+        // Line u + 1 (from 1) is the guess: the prefixes of u and u + 1 lines.
+        first.extend([u, u + 1].into_iter().filter(|n| !known.contains_key(n)));
+    }
+    first.sort_unstable();
+    first.dedup();
+    probe(&lines, &first, prober, &mut known);
+    let disagrees = |known: &BTreeMap<usize, (Verdict, Ran, Trace)>, n: usize| {
+        known.get(&n).map(|(v, _, _)| *v != Verdict::Agree)
+    };
+    match disagrees(&known, m) {
+        // Out of time before anything was learnt: a guess from the input.
+        None => return Some(without_probes(input, trace, ran)),
+        Some(false) => return Some(end_finding(input, trace, ran)),
+        Some(true) => {}
+    }
+    // The smallest n whose prefix disagrees: in lo..=hi.
+    let (mut lo, mut hi) = (0, m);
+    loop {
+        hi = known
+            .range(lo..=hi)
+            .find(|(_, (v, _, _))| *v != Verdict::Agree)
+            .map_or(hi, |(&n, _)| n);
+        lo = known
+            .range(lo..hi)
+            .filter(|(_, (v, _, _))| *v == Verdict::Agree)
+            .map(|(&n, _)| n + 1)
+            .max()
+            .unwrap_or(lo);
+        if lo >= hi {
+            break;
+        }
+        let width = hi - lo;
+        let count = prober.jobs.clamp(1, width);
+        // Evenly spread over lo..hi: each round divides the range.
+        let points: Vec<usize> = (0..count)
+            .map(|i| lo + i * width / count)
+            .filter(|n| !known.contains_key(n))
+            .collect();
+        if points.is_empty() || probe(&lines, &points, prober, &mut known) < points.len() {
+            break;
+        }
+    }
+    let (v, ran_n, trace_n) = known.get(&hi)?;
+    if lo < hi {
+        // Out of time: hi is only the shortest prefix known to disagree.
+        return Some(guess(&lines, lo, hi, *v, ran_n, trace_n));
+    }
+    let plain_fails = plain_fails(&lines, hi, *v, prober);
+    Some(line_finding(&lines, hi, *v, ran_n, trace_n, plain_fails))
+}
+
+/// For a line blamed for a wrong reply that holds bytes the assignment
+/// does not speak of: whether the same start of the session with that
+/// line stripped of them still disagrees (`None` if nothing was run).
+/// If it does, a rule is broken; if not, the odd bytes alone are to
+/// blame, a decision.
+fn plain_fails(lines: &[&[u8]], n: usize, v: Verdict, prober: &Prober) -> Option<bool> {
+    let line = lines.get(n.checked_sub(1)?)?;
+    if v != Verdict::Differs || line.iter().all(|&b| trace::assignment_byte(b)) {
+        return None;
+    }
+    let plain: Vec<u8> = line
+        .iter()
+        .copied()
+        .filter(|&b| trace::assignment_byte(b))
+        .collect();
+    let mut changed: Vec<&[u8]> = lines[..n].to_vec();
+    changed[n - 1] = &plain;
+    let input = prefix(&changed, n);
+    let trace = trace::trace(&input);
+    let expected = Expected {
+        stdout: trace.stdout.clone(),
+        code: trace.code,
+    };
+    let allowed = prober.allowance()?;
+    let ran = (prober.run)(&input, &expected, allowed);
+    Some(verdict(prober.term, &trace, &ran) != Verdict::Agree)
+}
+
+/// The finding when time ran out before the line was narrowed down to
+/// one: the prefixes of `lo` lines and fewer agree, that of `hi`
+/// disagrees. For a hang or a crash, the first line in between that
+/// programs are likeliest to trip on; for output, its first difference.
+fn guess(lines: &[&[u8]], lo: usize, hi: usize, v: Verdict, ran: &Ran, trace: &Trace) -> Finding {
+    let example = prefix(lines, hi);
+    let n = (lo.max(1)..=hi)
+        .find(|&n| unusual(lines[n - 1]))
+        .unwrap_or(hi)
+        .max(1);
+    let step = trace.steps.get(n - 1);
+    let (clause, class, cause) = match (v, step) {
+        (Verdict::Hang | Verdict::Crash, Some(step)) => (
+            stuck_clause(step, lines[n - 1]),
+            if v == Verdict::Hang {
+                Class::Hang
+            } else {
+                Class::Crash
+            },
+            format!(
+                "{} on one of lines {}-{hi}, likeliest line {n}: {} (time ran out before the line was found)",
+                if v == Verdict::Hang {
+                    "hangs"
+                } else {
+                    "crashes"
+                },
+                lo.max(1),
+                quoted(lines[n - 1])
+            ),
+        ),
+        _ => {
+            let b = trace::blame(&example, trace, &ran.stdout, run_end(trace, ran));
+            (
+                b.clause,
+                Class::Output,
+                format!(
+                    "{} (time ran out before the line to blame was found)",
+                    ended(ran)
+                ),
+            )
+        }
+    };
+    Finding {
+        clause,
+        group: clause,
+        class,
+        line: Some(n),
+        cause,
+        scenarios: step.map(|s| s.scenarios.clone()).unwrap_or_default(),
+        example,
+        ran: ran.clone(),
+    }
+}
+
+/// Runs the prefixes of `points` lines, `jobs` at a time, into `known`;
+/// how many ran (fewer when time ran out).
+fn probe(
+    lines: &[&[u8]],
+    points: &[usize],
+    prober: &Prober,
+    known: &mut BTreeMap<usize, (Verdict, Ran, Trace)>,
+) -> usize {
+    let mut ran = 0;
+    for batch in points.chunks(prober.jobs.max(1)) {
+        let Some(allowed) = prober.allowance() else {
+            return ran;
+        };
+        let results: Vec<_> = thread::scope(|scope| {
+            let handles: Vec<_> = batch
+                .iter()
+                .map(|&n| {
+                    scope.spawn(move || {
+                        let input = prefix(lines, n);
+                        let trace = trace::trace(&input);
+                        let expected = Expected {
+                            stdout: trace.stdout.clone(),
+                            code: trace.code,
+                        };
+                        let got = (prober.run)(&input, &expected, allowed);
+                        (n, verdict(prober.term, &trace, &got), got, trace)
+                    })
+                })
+                .collect();
+            handles.into_iter().filter_map(|h| h.join().ok()).collect()
+        });
+        for (n, v, got, trace) in results {
+            known.insert(n, (v, got, trace));
+            ran += 1;
+        }
+    }
+    ran
+}
+
+/// The finding for a program whose exit code after `term` is wrong.
+fn term_code(code: i32) -> Finding {
+    Finding {
+        clause: "EXIT-CODES",
+        group: "EXIT-CODES",
+        class: Class::Output,
+        line: Some(1),
+        cause: format!("exits with code {code} after `term`, expected 1"),
+        scenarios: vec!["term-start"],
+        example: b"term\n".to_vec(),
+        ran: Ran {
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            end: End::Code(code),
+            took: Duration::ZERO,
+        },
+    }
+}
+
+/// `line` as reports quote it: escaped, and cut if long.
+pub fn quoted(line: &[u8]) -> String {
+    format!("`{}`", report::escape(line))
+}
+
+/// The first line of `bytes`, quoted; `nothing` when there is none.
+fn first_line(bytes: &[u8]) -> String {
+    match bytes.split(|&b| b == b'\n').next() {
+        Some(line) if !bytes.is_empty() => quoted(line),
+        _ => "nothing".to_owned(),
+    }
+}
+
+/// The first line of `bytes`, without its `\n`.
+fn first_line_of(bytes: &[u8]) -> &[u8] {
+    bytes.split(|&b| b == b'\n').next().unwrap_or_default()
+}
+
+/// The first line where `want` and `got` differ, in each.
+fn first_differing_lines<'a>(want: &'a [u8], got: &'a [u8]) -> (&'a [u8], &'a [u8]) {
+    let common = want.iter().zip(got).take_while(|(a, b)| a == b).count();
+    let start = want[..common]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |at| at + 1);
+    (first_line_of(&want[start..]), first_line_of(&got[start..]))
+}
+
+/// The clause of a scenario, as `cover`'s table ties them.
+fn scenario_clause(id: &str) -> Option<&'static str> {
+    cover::SCENARIOS
+        .iter()
+        .find(|s| s.id == id)
+        .map(|s| s.clause)
+}
+
+/// The clause a line's own reply falls under: for an `Invalid!` line,
+/// the rule its kind of mistake breaks (a `\r`, a tab, the case, …).
+fn line_clause(step: &Step) -> &'static str {
+    match step.clause {
+        "CMD-INVALID" => scenario_clause(step.situation).unwrap_or("CMD-INVALID"),
+        clause => clause,
+    }
+}
+
+/// For a line with bytes the assignment does not speak of, or a long
+/// one, whose reply a rule of the assignment decides all the same
+/// (`place A1\xff\r` is no command, for the `\r`, whatever the `\xff`
+/// is; nor is `place A` and 60 tabs, whatever its length): that rule.
+fn rule_beneath(line: &[u8]) -> Option<&'static str> {
+    let plain: Vec<u8> = line
+        .iter()
+        .copied()
+        .filter(|&b| trace::assignment_byte(b))
+        .collect();
+    if plain.is_empty() {
+        return None;
+    }
+    match Command::parse(&plain) {
+        Err(ParseCommandError::NotACommand) => trace::invalid_kinds(&plain)
+            .first()
+            .and_then(|kind| scenario_clause(kind)),
+        _ => None,
+    }
+}
+
+/// The kind of line a program may hang on that can be told from the line
+/// alone: bytes the assignment does not speak of, or a long one (as
+/// [`stuck_clause`] names them).
+pub fn hang_kind(line: &[u8]) -> Option<&'static str> {
+    if !line.iter().all(|&b| trace::assignment_byte(b)) {
+        Some("BYTES-ANY")
+    } else if line.len() > trace::LONG_LINE {
+        Some("LINE-LONG")
+    } else {
+        None
+    }
+}
+
+/// The clause of a line a program hangs or crashes on: what it holds.
+fn stuck_clause(step: &Step, line: &[u8]) -> &'static str {
+    if !line.iter().all(|&b| trace::assignment_byte(b)) {
+        "BYTES-ANY"
+    } else if line.len() > trace::LONG_LINE {
+        "LINE-LONG"
+    } else {
+        line_clause(step)
+    }
+}
+
+/// The finding for a disagreement that began with line `n` (from 1; 0 is
+/// the `term` ending every prefix).
+fn line_finding(
+    lines: &[&[u8]],
+    n: usize,
+    v: Verdict,
+    ran: &Ran,
+    trace: &Trace,
+    plain_fails: Option<bool>,
+) -> Finding {
+    let mut f = line_finding_as_is(lines, n, v, ran, trace, plain_fails);
+    // A NUL is no whitespace look-alike: a program that takes it for the
+    // end of a C string does so in any command, one decision.
+    let nul = n
+        .checked_sub(1)
+        .and_then(|i| lines.get(i))
+        .is_some_and(|l| l.contains(&0));
+    if f.clause == "WS-SET" && nul {
+        f.clause = "BYTES-ANY";
+        f.group = "BYTES-ANY";
+    }
+    f
+}
+
+fn line_finding_as_is(
+    lines: &[&[u8]],
+    n: usize,
+    v: Verdict,
+    ran: &Ran,
+    trace: &Trace,
+    plain_fails: Option<bool>,
+) -> Finding {
+    let example = prefix(lines, n);
+    let finding = |clause: &'static str, class, cause: String, step: Option<&Step>| Finding {
+        clause,
+        group: clause,
+        class,
+        line: Some(n.max(1)),
+        cause,
+        scenarios: step.map(|s| s.scenarios.clone()).unwrap_or_default(),
+        example: example.clone(),
+        ran: ran.clone(),
+    };
+    let Some(step) = n.checked_sub(1).and_then(|i| trace.steps.get(i)) else {
+        // `term` alone.
+        return match v {
+            Verdict::Hang => finding(
+                "CMD-TERM",
+                Class::Hang,
+                "hangs after reading `term`".to_owned(),
+                None,
+            ),
+            Verdict::Crash => finding(
+                "CMD-TERM",
+                Class::Crash,
+                format!("crashes on `term` ({})", ended(ran)),
+                None,
+            ),
+            _ if !ran.stdout.is_empty() => finding(
+                "CMD-TERM",
+                Class::Output,
+                format!("prints {} for `term`", first_line(&ran.stdout)),
+                None,
+            ),
+            _ => finding("EXIT-CODES", Class::Output, ended(ran), None),
+        };
+    };
+    let line = lines[n - 1];
+    let shown = quoted(line);
+    match v {
+        Verdict::Hang => {
+            return finding(
+                stuck_clause(step, line),
+                Class::Hang,
+                format!("hangs after reading line {n}: {shown}"),
+                Some(step),
+            );
+        }
+        Verdict::Crash => {
+            return finding(
+                stuck_clause(step, line),
+                Class::Crash,
+                format!("crashes on line {n}: {shown} ({})", ended(ran)),
+                Some(step),
+            );
+        }
+        _ => {}
+    }
+    let (expected, got) = (&trace.stdout, &ran.stdout);
+    let start = step.reply.start;
+    let reply = &expected[step.reply.clone()];
+    if got.get(..start) != Some(&expected[..start]) {
+        // The replies before it changed from one run to the next.
+        let end = run_end(trace, ran);
+        let b = trace::blame(&example, trace, got, end);
+        return finding(
+            b.clause,
+            Class::Output,
+            format!("line {n}: {shown}: replies before it differ from the last run"),
+            Some(step),
+        );
+    }
+    let rest = &got[start..];
+    if rest == reply {
+        // Every reply right: the exit code is not.
+        let (clause, what) = if trace.stop == Stop::Ended {
+            ("EXIT-CODES", "after the game ended")
+        } else {
+            (line_clause(step), "at `term` after it")
+        };
+        return finding(
+            clause,
+            Class::Output,
+            format!("line {n}: {shown}: {} {what}", ended(ran)),
+            Some(step),
+        );
+    }
+    if rest.starts_with(reply) {
+        let extra = &rest[reply.len()..];
+        let extra_line = extra.split(|&b| b == b'\n').next().unwrap_or_default();
+        if reply.is_empty() && step.clause == "CMD-PLACE" {
+            let clause = match extra_line {
+                b"Black wins!" | b"White wins!" => "WIN-LINE",
+                b"Wow, a tie!" => "TIE",
+                b"Invalid coordinate" => "PLACE-POINT",
+                b"Occupied coordinate" => "PLACE-OCCUPIED",
+                b"Invalid!" => "CMD-EXACT",
+                _ => "CMD-PLACE",
+            };
+            return finding(
+                clause,
+                Class::Output,
+                format!(
+                    "line {n}: {shown} places a stone, silently, but the program printed {}",
+                    first_line(extra)
+                ),
+                Some(step),
+            );
+        }
+        let what = if reply.is_empty() {
+            "no reply is due"
+        } else {
+            "one reply is due"
+        };
+        return finding(
+            line_clause(step),
+            Class::Output,
+            format!(
+                "line {n}: {shown}: {what}, but the program printed {} too",
+                first_line(extra)
+            ),
+            Some(step),
+        );
+    }
+    let b = trace::blame(&example, trace, got, run_end(trace, ran));
+    let mut clause = if b.line == Some(n) {
+        b.clause
+    } else {
+        line_clause(step)
+    };
+    let (want_line, got_line) = first_differing_lines(reply, rest);
+    if reply.ends_with(text::THANKS) && want_line != first_line_of(reply) {
+        // The result is right, the history under it is not.
+        clause = "CMD-HISTORY";
+    }
+    if step.clause.starts_with("MIST-") && !got_line.contains(&b',') {
+        // No hole at all where one is due: `view` itself.
+        clause = "CMD-VIEW";
+    }
+    if clause == "CMD-INVALID" {
+        clause = line_clause(step);
+    }
+    if clause == "LINE-LONG" {
+        // A reply wrong (not split in two) on a line no command could be
+        // whatever its length: the rule that makes it none.
+        clause = rule_beneath(line).unwrap_or(clause);
+    }
+    if matches!(clause, "BYTES-ANY" | "WS-SET") {
+        match plain_fails {
+            // Without its odd bytes the line fails too: a rule is broken.
+            Some(true) => clause = rule_beneath(line).unwrap_or_else(|| line_clause(step)),
+            // Only the odd bytes make it fail (a NUL read as the end of a
+            // C string, say): one decision, whichever command it was in.
+            _ if line.contains(&0) => clause = "BYTES-ANY",
+            _ => {}
+        }
+    }
+    let cause = if rest.is_empty() {
+        format!(
+            "no reply to line {n}: {shown}; expected {}",
+            first_line(reply)
+        )
+    } else {
+        format!(
+            "line {n}: {shown}: expected {}, got {}",
+            quoted(want_line),
+            quoted(got_line)
+        )
+    };
+    let win_missed = matches!(clause, "WIN-LINE" | "WIN-OVERLINE" | "TIE-WIN-FIRST")
+        && reply.ends_with(text::THANKS)
+        && !rest.starts_with(&reply[..reply.iter().position(|&b| b == b'\n').unwrap_or(0)]);
+    let mut f = finding(clause, Class::Output, cause, Some(step));
+    if win_missed {
+        f.group = WIN_MISSED;
+    }
+    let plain: Vec<u8> = line
+        .iter()
+        .copied()
+        .filter(|&b| trace::assignment_byte(b))
+        .collect();
+    let kinds = trace::invalid_kinds(&plain);
+    if reply == text::INVALID
+        && matches!(clause, "LINE-SPLIT" | "WS" | "CMD-EXACT")
+        && kinds.first().is_some_and(|k| WHITESPACE_KINDS.contains(k))
+    {
+        f.group = WHITESPACE;
+        f.scenarios = kinds;
+    }
+    f
+}
+
+/// How a run ended, in words.
+fn ended(ran: &Ran) -> String {
+    match &ran.end {
+        End::Code(code) => format!("exit code {code}"),
+        End::TimedOut(limit) => format!("still running after {limit:?}"),
+        End::TooMuchOutput(cap) => format!("more than {cap} bytes of output"),
+        End::CannotStart(why) => format!("cannot start: {why}"),
+        _ => report::summary(
+            &Expected {
+                stdout: Vec::new(),
+                code: 0,
+            },
+            ran,
+        )
+        .to_owned(),
+    }
+}
+
+fn run_end(trace: &Trace, ran: &Ran) -> RunEnd {
+    match &ran.end {
+        End::Code(code) if *code == trace.code => RunEnd::Right,
+        End::TimedOut(_) => RunEnd::Hung,
+        _ => RunEnd::WrongCode,
+    }
+}
+
+/// The finding for a run whose every prefix ended by `term` agrees: the
+/// end of its input is to blame (no `term`, no final newline, nothing at
+/// all), or what follows the end of the game.
+pub fn end_finding(input: &[u8], trace: &Trace, ran: &Ran) -> Finding {
+    let end = run_end(trace, ran);
+    let stuck = matches!(ran.end, End::TimedOut(_)) || crashed(&ran.end);
+    // What a killed program printed may be lost: only its end counts.
+    let got = if stuck { &trace.stdout } else { &ran.stdout };
+    let mut b = trace::blame(input, trace, got, end);
+    let endless = stuck || matches!(ran.end, End::TooMuchOutput(_));
+    let last_unended = !input.is_empty() && !input.ends_with(b"\n");
+    if endless && (trace.stop == Stop::EndOfInput || last_unended) {
+        // Output without end, or no end at all, once the input ends (with
+        // or without a final newline, after a last line or not): one
+        // cause, the end of the input.
+        b.clause = "EOF-EXIT";
+    } else if last_unended
+        && matches!(
+            b.clause,
+            "EXIT-CODES" | "TERM-STOP" | "CMD-TERM" | "LINE-LONG" | "BYTES-ANY" | "WS-SET"
+        )
+    {
+        // The same line with a newline after it was answered right (every
+        // start of the input ended by `term` agrees): what is wrong is the
+        // last line without one, `term` or any other.
+        b.clause = "LINE-NO-NL";
+    }
+    let class = if matches!(ran.end, End::TimedOut(_)) {
+        Class::Hang
+    } else if crashed(&ran.end) {
+        Class::Crash
+    } else {
+        Class::Output
+    };
+    let cause = match (class, trace.stop) {
+        (Class::Hang, Stop::EndOfInput) if !input.is_empty() => {
+            "still running at end of input: the input ends without `term`, and the program waits for more".to_owned()
+        }
+        (Class::Hang, Stop::EndOfInput) => "still running on an empty input".to_owned(),
+        (Class::Hang, Stop::Ended) => "still running after the game ended".to_owned(),
+        (Class::Hang, Stop::Term) => "still running after `term`".to_owned(),
+        (Class::Crash, _) => format!("crashes at end of input ({})", ended(ran)),
+        _ => match report::compare(
+            &Expected {
+                stdout: trace.stdout.clone(),
+                code: trace.code,
+            },
+            ran,
+        ) {
+            Some(detail) => detail
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_owned(),
+            None => "agreed when run again".to_owned(),
+        },
+    };
+    let cause = match b.line.and_then(|n| trace.steps.get(n - 1)) {
+        Some(step) if class == Class::Output && b.clause.starts_with("LINE-") => format!(
+            "line {}: {}: {cause}",
+            step.number,
+            quoted(&input[step.line.clone()])
+        ),
+        _ => cause,
+    };
+    Finding {
+        clause: b.clause,
+        group: b.clause,
+        class,
+        line: None,
+        cause,
+        scenarios: trace.session.clone(),
+        example: input.to_vec(),
+        ran: ran.clone(),
+    }
+}
+
+/// For a run that hung: the finding of a group already found, if the
+/// input holds a line of the kind that group hangs on (`clauses`, by
+/// [`stuck_clause`]), without running anything more: one cause, one
+/// group, and no probe paying the timeout again.
+pub fn known_hang(input: &[u8], trace: &Trace, ran: &Ran, clauses: &[&str]) -> Option<Finding> {
+    if !matches!(ran.end, End::TimedOut(_)) {
+        return None;
+    }
+    let lines = read_lines(input, trace);
+    let n = trace.steps.iter().zip(&lines).position(|(step, line)| {
+        trace.stop != Stop::Term || step.number < trace.steps.len()
+    } && clauses.contains(&stuck_clause(step, line)))? + 1;
+    let step = &trace.steps[n - 1];
+    Some(Finding {
+        clause: stuck_clause(step, lines[n - 1]),
+        group: stuck_clause(step, lines[n - 1]),
+        class: Class::Hang,
+        line: Some(n),
+        cause: format!("hangs after reading line {n}: {}", quoted(lines[n - 1])),
+        scenarios: step.scenarios.clone(),
+        example: prefix(&lines, n),
+        ran: ran.clone(),
+    })
+}
+
+/// For a run that hung, when no probe can be afforded (`check`, whose
+/// case has spent its `--timeout`, or `fuzz` out of time): the end of the
+/// input if the reference reached it, otherwise the first line a program
+/// is likeliest to hang on, or else `term` or the game's end.
+pub fn without_probes(input: &[u8], trace: &Trace, ran: &Ran) -> Finding {
+    if trace.stop == Stop::EndOfInput || !matches!(ran.end, End::TimedOut(_)) {
+        return end_finding(input, trace, ran);
+    }
+    let lines = read_lines(input, trace);
+    let Some(i) = lines.iter().position(|l| unusual(l)) else {
+        return end_finding(input, trace, ran);
+    };
+    let (n, step) = (i + 1, &trace.steps[i]);
+    let clause = stuck_clause(step, lines[i]);
+    Finding {
+        clause,
+        group: clause,
+        class: Class::Hang,
+        line: Some(n),
+        cause: format!(
+            "still running, though its input ends with `term` or the game's end: likeliest it hangs on line {n}: {}",
+            quoted(lines[i])
+        ),
+        scenarios: step.scenarios.clone(),
+        example: input.to_vec(),
+        ran: ran.clone(),
+    }
+}
+
+/// The finding for a candidate of a shrink whose culprit is its last
+/// line: `body` (lines, each ended by `\n`) then `term`. `None` if it
+/// agrees, or if the reference does not read its last line.
+pub fn last_line_finding(body: &[u8], prober: &Prober) -> Option<Finding> {
+    if !body.is_empty() && !body.ends_with(b"\n") {
+        return None;
+    }
+    let lines: Vec<&[u8]> = body
+        .split_inclusive(|&b| b == b'\n')
+        .map(|l| &l[..l.len() - 1])
+        .collect();
+    let input = prefix(&lines, lines.len());
+    let trace = trace::trace(&input);
+    let read = match trace.stop {
+        Stop::Term => trace.steps.len().saturating_sub(1),
+        _ => trace.steps.len(),
+    };
+    if read != lines.len() {
+        return None;
+    }
+    let expected = Expected {
+        stdout: trace.stdout.clone(),
+        code: trace.code,
+    };
+    let allowed = prober.allowance()?;
+    let ran = (prober.run)(&input, &expected, allowed);
+    let v = verdict(prober.term, &trace, &ran);
+    if v == Verdict::Agree {
+        return None;
+    }
+    // The replies before the last line must be right, or the last line
+    // is not what is to blame.
+    if let Some(n) = lines.len().checked_sub(1) {
+        let before = prefix(&lines, n);
+        let before_trace = trace::trace(&before);
+        let want = Expected {
+            stdout: before_trace.stdout.clone(),
+            code: before_trace.code,
+        };
+        let allowed = prober.allowance()?;
+        let ran_before = (prober.run)(&before, &want, allowed);
+        if verdict(prober.term, &before_trace, &ran_before) != Verdict::Agree {
+            return None;
+        }
+    }
+    let plain_fails = plain_fails(&lines, lines.len(), v, prober);
+    Some(line_finding(
+        &lines,
+        lines.len(),
+        v,
+        &ran,
+        &trace,
+        plain_fails,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn runs(
+        program: impl Fn(&[u8]) -> (Vec<u8>, End) + Sync,
+    ) -> impl Fn(&[u8], &Expected, Duration) -> Ran + Sync {
+        move |input, _, _| {
+            let (stdout, end) = program(input);
+            Ran {
+                stdout,
+                stderr: Vec::new(),
+                end,
+                took: Duration::ZERO,
+            }
+        }
+    }
+
+    /// A program, as a function from its input to its output and end.
+    type Program = dyn Fn(&[u8]) -> (Vec<u8>, End) + Sync;
+
+    fn diagnosed(input: &[u8], program: &Program) -> Option<Finding> {
+        let run = runs(program);
+        let prober = Prober {
+            run: &run,
+            timeout: Duration::from_secs(1),
+            jobs: 3,
+            term: TermCheck::Right,
+            deadline: None,
+            end_by_deadline: false,
+        };
+        let trace = trace::trace(input);
+        let first = run(
+            input,
+            &Expected {
+                stdout: Vec::new(),
+                code: 0,
+            },
+            prober.timeout,
+        );
+        diagnose(input, &trace, &first, &prober)
+    }
+
+    /// The reference, but hung (with nothing printed) once it has read a
+    /// line holding a NUL.
+    fn hangs_on_nul(input: &[u8]) -> (Vec<u8>, End) {
+        match input.split(|&b| b == b'\n').position(|l| l.contains(&0)) {
+            Some(_) => (Vec::new(), End::TimedOut(Duration::from_secs(1))),
+            None => {
+                let t = trace::trace(input);
+                (t.stdout, End::Code(t.code))
+            }
+        }
+    }
+
+    #[test]
+    fn a_hang_is_blamed_on_the_line_it_hangs_on() {
+        let input = b"who\nview\nplace A1\nhistory\nwho\0x\nview\nwho\n";
+        let f = diagnosed(input, &hangs_on_nul).expect("it disagrees");
+        assert_eq!(
+            (f.clause, f.class, f.line),
+            ("BYTES-ANY", Class::Hang, Some(5))
+        );
+        assert_eq!(f.cause, "hangs after reading line 5: `who\\x00x`");
+        assert_eq!(f.example, b"who\nview\nplace A1\nhistory\nwho\0x\nterm\n");
+    }
+
+    /// The reference, but a line ending in `\r` is read without it.
+    fn strips_cr(input: &[u8]) -> (Vec<u8>, End) {
+        let fixed: Vec<u8> = input
+            .split_inclusive(|&b| b == b'\n')
+            .flat_map(|l| {
+                l.strip_suffix(b"\r\n")
+                    .map_or(l.to_vec(), |s| [s, b"\n"].concat())
+            })
+            .collect();
+        let t = trace::trace(&fixed);
+        (t.stdout, End::Code(t.code))
+    }
+
+    #[test]
+    fn a_missing_reply_is_blamed_on_its_line_not_the_next() {
+        let input = b"place A1\nplace M5\r\nwho\nview\nhistory\nterm\n";
+        let f = diagnosed(input, &strips_cr).expect("it disagrees");
+        assert_eq!(
+            (f.clause, f.class, f.line),
+            ("LINE-SPLIT", Class::Output, Some(2))
+        );
+        assert_eq!(
+            f.cause,
+            "no reply to line 2: `place M5\\r`; expected `Invalid!`"
+        );
+    }
+
+    #[test]
+    fn a_hang_only_at_end_of_input_is_the_decision() {
+        let hangs_at_end = |input: &[u8]| {
+            let t = trace::trace(input);
+            match t.stop {
+                Stop::EndOfInput => (Vec::new(), End::TimedOut(Duration::from_secs(1))),
+                _ => (t.stdout, End::Code(t.code)),
+            }
+        };
+        let f = diagnosed(b"who\nplace A1\n", &hangs_at_end).expect("it disagrees");
+        assert_eq!((f.clause, f.class, f.line), ("EOF-EXIT", Class::Hang, None));
+    }
+}
