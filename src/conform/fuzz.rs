@@ -66,6 +66,9 @@ pub struct FuzzOptions {
     /// affects: each ends with `term` or the game's end, every line with
     /// `\n`, and holds only bytes the assignment speaks of.
     pub assignment_only: bool,
+    /// What the program may use: applied by the `gomoku-mist` binary,
+    /// which installs it ([`super::sandbox::install`]).
+    pub contain: super::sandbox::Contain,
 }
 
 /// Time spent, summed over the workers.
@@ -570,6 +573,7 @@ mod tests {
                 jobs,
                 shrink_budget: 0,
                 assignment_only: false,
+                contain: Default::default(),
             };
             assert_eq!(workers(&opts), want, "jobs {jobs}, {limit:?}");
         }
