@@ -158,7 +158,6 @@ fn contain(launch: &Launch) -> Status {
     }
     let mut command = match &launch.bwrap {
         Some(bwrap) => {
-            let _ = std::fs::create_dir_all(launch.scratch.join("tmp"));
             let mut command = Command::new(bwrap);
             command.args(sandbox::bwrap_args(&launch.scratch)).arg("--");
             command.args(&launch.program);

@@ -11,6 +11,7 @@
 
 use std::collections::BTreeSet;
 use std::io;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,6 +19,9 @@ use std::time::{Duration, Instant};
 
 /// The launchers running now, by process id.
 static LIVE: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
+
+/// The runs' scratch folders that exist now: removed by [`stop_all`] too.
+static FOLDERS: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
 
 /// Whether [`guard`] made this process the subreaper: only then is any
 /// child not in [`LIVE`] one to kill (a test binary has children of its
@@ -53,6 +57,21 @@ pub fn spawn(command: &mut Command) -> io::Result<Child> {
     let child = command.spawn()?;
     live.insert(child.id());
     Ok(child)
+}
+
+/// `dir` is a run's folder, to remove if the kit is stopped.
+pub fn keep(dir: &Path) {
+    folders().insert(dir.to_path_buf());
+}
+
+/// Removes the run's folder `dir`.
+pub fn remove(dir: &Path) {
+    let _ = std::fs::remove_dir_all(dir);
+    folders().remove(dir);
+}
+
+fn folders() -> std::sync::MutexGuard<'static, BTreeSet<PathBuf>> {
+    FOLDERS.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// `pid` is waited for: no longer live.
@@ -122,6 +141,9 @@ pub fn stop_all(last: bool) {
                 }
             }
         }
+    }
+    for dir in std::mem::take(&mut *folders()) {
+        let _ = std::fs::remove_dir_all(dir);
     }
 }
 

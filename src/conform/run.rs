@@ -104,6 +104,9 @@ pub fn run(command: &[OsString], extra: &[OsString], input: &[u8], limits: Limit
         Some(Ok(room)) => Some(room),
         Some(Err(e)) => return cannot(format!("cannot make its scratch folder: {e}")),
     };
+    if let Some(why) = room.as_ref().and_then(|_| sandbox::cannot_start(program)) {
+        return cannot(why);
+    }
     let mut command = match &room {
         None => {
             let mut command = Command::new(program);
@@ -267,7 +270,10 @@ impl Room {
             let n = RUNS.fetch_add(1, Ordering::Relaxed);
             let dir = std::env::temp_dir().join(format!("gomoku-mist-run-{}-{n}", std::process::id()));
             match std::fs::create_dir(&dir) {
-                Ok(()) => break dir,
+                Ok(()) => {
+                    reap::keep(&dir);
+                    break dir;
+                }
                 Err(e) if e.kind() == ErrorKind::AlreadyExists => {}
                 Err(e) => return Err(e),
             }
@@ -326,7 +332,7 @@ impl Room {
 
 impl Drop for Room {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
+        reap::remove(&self.dir);
     }
 }
 

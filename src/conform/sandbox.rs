@@ -228,6 +228,24 @@ pub fn find_program(name: &OsStr) -> Option<PathBuf> {
         .find(|candidate| candidate.is_file())
 }
 
+/// Why `name` cannot be started, said as the system would (bwrap, which
+/// starts it under isolation, would only print it on stderr).
+pub fn cannot_start(name: &OsStr) -> Option<String> {
+    let shown = name.to_string_lossy();
+    let Some(file) = find_program(name) else {
+        return Some(format!("{shown}: not found on PATH"));
+    };
+    match std::fs::metadata(&file) {
+        Err(e) => Some(format!("{shown}: {e}")),
+        Ok(m) if m.is_dir() => Some(format!("{shown}: is a folder")),
+        #[cfg(unix)]
+        Ok(m) if std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o111 == 0 => {
+            Some(format!("{shown}: Permission denied"))
+        }
+        Ok(_) => None,
+    }
+}
+
 /// `path` made absolute from the kit's working folder.
 pub fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
@@ -287,8 +305,9 @@ fn working_bwrap(user: Option<(u32, u32)>) -> Result<PathBuf, String> {
 }
 
 /// What bwrap is given before the program: no network, no view of other
-/// processes, the file system read-only but `scratch`, which is also
-/// `/tmp`.
+/// processes, the file system read-only but `scratch` and an empty `/tmp`
+/// of at most [`TMP_SIZE`] bytes (where the scratch folder's own mount
+/// point is made when it lies in `/tmp`).
 pub fn bwrap_args(scratch: &Path) -> Vec<OsString> {
     let mut args: Vec<OsString> = [
         "--unshare-all",
@@ -301,12 +320,13 @@ pub fn bwrap_args(scratch: &Path) -> Vec<OsString> {
         "/dev",
         "--proc",
         "/proc",
-        "--bind",
+        "--size",
+        TMP_SIZE,
+        "--tmpfs",
+        "/tmp",
     ]
     .map(OsString::from)
     .to_vec();
-    args.push(scratch.join("tmp").into_os_string());
-    args.push("/tmp".into());
     for word in [OsStr::new("--bind"), scratch.as_os_str(), scratch.as_os_str()] {
         args.push(word.to_owned());
     }
@@ -314,6 +334,10 @@ pub fn bwrap_args(scratch: &Path) -> Vec<OsString> {
     args.push(scratch.as_os_str().to_owned());
     args
 }
+
+/// The size of the sandbox's `/tmp`, in bytes: the program's temporary
+/// files go to its scratch folder (`TMPDIR`).
+const TMP_SIZE: &str = "16777216";
 
 /// How long the launcher waits between two looks at the program's
 /// memory and processes.

@@ -74,13 +74,23 @@ pub fn run(args: &[&str], input: &[u8]) -> Result<Run, String> {
 /// binary, by the Cargo running the tests, in their profile.
 pub fn broken() -> PathBuf {
     static BUILT: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    match BUILT.get_or_init(build_broken) {
+    match BUILT.get_or_init(|| build_example("broken")) {
         Ok(path) => path.clone(),
         Err(why) => panic!("{why}"),
     }
 }
 
-fn build_broken() -> Result<PathBuf, String> {
+/// The programs that misbehave on purpose, `tests/hostile/hostile.rs`,
+/// built on demand as [`broken`] is.
+pub fn hostile() -> PathBuf {
+    static BUILT: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    match BUILT.get_or_init(|| build_example("hostile")) {
+        Ok(path) => path.clone(),
+        Err(why) => panic!("{why}"),
+    }
+}
+
+fn build_example(name: &str) -> Result<PathBuf, String> {
     let exe = std::env::current_exe().map_err(|e| format!("the test binary's path: {e}"))?;
     // target/<profile>/deps/<test binary>
     let profile_dir = exe
@@ -89,7 +99,7 @@ fn build_broken() -> Result<PathBuf, String> {
         .ok_or("the test binary is not in target/<profile>/deps")?;
     let path = profile_dir
         .join("examples")
-        .join(format!("broken{}", std::env::consts::EXE_SUFFIX));
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
     if path.exists() {
         return Ok(path);
     }
@@ -103,7 +113,7 @@ fn build_broken() -> Result<PathBuf, String> {
             "build",
             "--quiet",
             "--example",
-            "broken",
+            name,
             "--profile",
             profile,
         ])
@@ -116,7 +126,7 @@ fn build_broken() -> Result<PathBuf, String> {
         Ok(path)
     } else {
         Err(format!(
-            "{} is missing and `cargo build --example broken --profile {profile}` did not make it ({status})",
+            "{} is missing and `cargo build --example {name} --profile {profile}` did not make it ({status})",
             path.display()
         ))
     }

@@ -26,7 +26,7 @@ fn main() -> ExitCode {
         Some("daemon") => daemon(rest),
         Some("sleep") => sleep(),
         Some("files") => files(),
-        Some("env") => env(),
+        Some("env") => env(rest),
         Some("listen") => listen(rest),
         Some("ignore-term") => ignore_term(rest),
         Some("stderr") => stderr(),
@@ -37,7 +37,7 @@ fn main() -> ExitCode {
         _ => {
             let _ = writeln!(
                 io::stderr(),
-                "usage: hostile alloc|fork|setsid|sleep|files|env|listen PORT|\
+                "usage: hostile alloc|fork|setsid|sleep|files|env NAME|listen PORT|\
                  ignore-term|stderr|read PATH|cpu|fds|crash [TOKEN]"
             );
             return ExitCode::from(2);
@@ -147,7 +147,13 @@ fn files() {
     println!("wrote {written} bytes");
 }
 
-fn env() {
+/// Prints the variable named first (or that it is unset), then all.
+fn env(rest: &[String]) {
+    let name = rest.first().map_or("SECRET", String::as_str);
+    match std::env::var(name) {
+        Ok(value) => println!("{name}={value}"),
+        Err(_) => println!("{name} unset"),
+    }
     for (key, value) in std::env::vars_os() {
         println!("{}={}", key.to_string_lossy(), value.to_string_lossy());
     }
