@@ -179,7 +179,10 @@ fn contain(launch: &Launch) -> Status {
     let mut child = match command.spawn() {
         Ok(child) => child,
         Err(e) => {
-            let name = launch.program.first().map(|p| p.to_string_lossy().into_owned());
+            let name = launch
+                .program
+                .first()
+                .map(|p| p.to_string_lossy().into_owned());
             return Status::CannotStart(format!("{}: {e}", name.unwrap_or_default()));
         }
     };
@@ -208,11 +211,7 @@ fn contain(launch: &Launch) -> Status {
         // Counting open files costs a folder read a process: a tenth as
         // often.
         looks += 1;
-        if looks % 10 == 0
-            && tree
-                .iter()
-                .any(|(pid, _)| open_files(*pid) >= c.open_files)
-        {
+        if looks % 10 == 0 && tree.iter().any(|(pid, _)| open_files(*pid) >= c.open_files) {
             break Status::Over(Overrun::OpenFiles(c.open_files));
         }
         reap_others(me, child.id());
@@ -283,7 +282,10 @@ fn children(pid: u32) -> Vec<u32> {
     };
     for task in tasks.flatten() {
         if let Ok(list) = std::fs::read_to_string(task.path().join("children")) {
-            children.extend(list.split_whitespace().filter_map(|p| p.parse::<u32>().ok()));
+            children.extend(
+                list.split_whitespace()
+                    .filter_map(|p| p.parse::<u32>().ok()),
+            );
         }
     }
     children

@@ -35,7 +35,8 @@ static STOPPING: AtomicBool = AtomicBool::new(false);
 const SWEEP_FOR: Duration = Duration::from_secs(5);
 
 fn live() -> std::sync::MutexGuard<'static, BTreeSet<u32>> {
-    LIVE.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    LIVE.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Starts `command` and counts it as live until [`forget`]: a sweep
@@ -71,7 +72,9 @@ pub fn remove(dir: &Path) {
 }
 
 fn folders() -> std::sync::MutexGuard<'static, BTreeSet<PathBuf>> {
-    FOLDERS.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    FOLDERS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// `pid` is waited for: no longer live.
@@ -207,7 +210,10 @@ fn own_children() -> Vec<u32> {
     };
     for task in tasks.flatten() {
         if let Ok(list) = std::fs::read_to_string(task.path().join("children")) {
-            children.extend(list.split_whitespace().filter_map(|p| p.parse::<u32>().ok()));
+            children.extend(
+                list.split_whitespace()
+                    .filter_map(|p| p.parse::<u32>().ok()),
+            );
         }
     }
     children

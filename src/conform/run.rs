@@ -27,8 +27,8 @@ use std::ffi::OsString;
 use std::io::{ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -268,7 +268,8 @@ impl Room {
     fn new(kit: &'static Kit) -> std::io::Result<Room> {
         let dir = loop {
             let n = RUNS.fetch_add(1, Ordering::Relaxed);
-            let dir = std::env::temp_dir().join(format!("gomoku-mist-run-{}-{n}", std::process::id()));
+            let dir =
+                std::env::temp_dir().join(format!("gomoku-mist-run-{}-{n}", std::process::id()));
             match std::fs::create_dir(&dir) {
                 Ok(()) => {
                     reap::keep(&dir);
@@ -313,7 +314,12 @@ impl Room {
             .chain(extra.iter().cloned());
         let mut command = Command::new(&self.kit.launcher);
         command
-            .args(launch::arguments(&self.status, self.kit, &self.scratch, words))
+            .args(launch::arguments(
+                &self.status,
+                self.kit,
+                &self.scratch,
+                words,
+            ))
             .env_clear()
             .env(
                 "PATH",
@@ -408,6 +414,23 @@ mod tests {
 
     fn sh(script: &str) -> Vec<OsString> {
         ["sh", "-c", script].map(OsString::from).to_vec()
+    }
+
+    #[test]
+    fn signals_are_named_as_kill_names_them() {
+        let named: Vec<String> = [6, 9, 11, 15, 24, 25, 64].map(signal_name).to_vec();
+        assert_eq!(
+            named,
+            [
+                "SIGABRT",
+                "SIGKILL",
+                "SIGSEGV",
+                "SIGTERM",
+                "SIGXCPU",
+                "SIGXFSZ",
+                "signal 64"
+            ]
+        );
     }
 
     #[test]

@@ -327,7 +327,11 @@ pub fn bwrap_args(scratch: &Path) -> Vec<OsString> {
     ]
     .map(OsString::from)
     .to_vec();
-    for word in [OsStr::new("--bind"), scratch.as_os_str(), scratch.as_os_str()] {
+    for word in [
+        OsStr::new("--bind"),
+        scratch.as_os_str(),
+        scratch.as_os_str(),
+    ] {
         args.push(word.to_owned());
     }
     args.push("--chdir".into());
@@ -376,7 +380,10 @@ impl Status {
 
     /// The line read back.
     pub fn parse(line: &str) -> Option<Status> {
-        let (word, rest) = line.trim_end().split_once(' ').unwrap_or((line.trim_end(), ""));
+        let (word, rest) = line
+            .trim_end()
+            .split_once(' ')
+            .unwrap_or((line.trim_end(), ""));
         let number = || rest.parse::<u64>().ok();
         Some(match word {
             "code" => Status::Code(rest.parse().ok()?),

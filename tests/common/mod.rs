@@ -109,14 +109,7 @@ fn build_example(name: &str) -> Result<PathBuf, String> {
     };
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"));
     let status = Command::new(&cargo)
-        .args([
-            "build",
-            "--quiet",
-            "--example",
-            name,
-            "--profile",
-            profile,
-        ])
+        .args(["build", "--quiet", "--example", name, "--profile", profile])
         .arg("--manifest-path")
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
         .stdin(Stdio::null())

@@ -77,9 +77,8 @@ fn spawn(mode: &str, rest: &[String], own_session: bool) -> io::Result<std::proc
 }
 
 fn has_setsid() -> bool {
-    std::env::var_os("PATH").is_some_and(|path| {
-        std::env::split_paths(&path).any(|dir| dir.join("setsid").is_file())
-    })
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join("setsid").is_file()))
 }
 
 /// A hundred children that sleep, then sleeps itself.

@@ -36,7 +36,8 @@ fn token(name: &str) -> String {
 
 /// A fresh folder with one case, `a.in`, that every hostile program fails.
 fn cases(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gomoku-mist-contain-{}-{name}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("gomoku-mist-contain-{}-{name}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(dir.join("cases")).expect("make a folder");
     fs::write(dir.join("cases").join("a.in"), b"who\nterm\n").expect("write a case");
@@ -121,7 +122,9 @@ fn none_left(token: &str) {
     });
     // Leave the machine clean even when failing.
     for pid in &left {
-        let _ = Command::new("kill").args(["-KILL", &pid.to_string()]).status();
+        let _ = Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status();
     }
     assert!(gone, "still running: {left:?}");
 }
@@ -155,15 +158,17 @@ fn three_gib_is_killed_at_the_memory_limit_and_told() {
     let ran = check(&dir, &program("alloc", &[]), &[], &[]);
     assert_eq!(ran.code, Some(1), "{}{}", ran.stdout, ran.stderr);
     assert!(
-        ran.stdout
-            .contains("FAIL  cases/a.in: too much memory [")
-            && ran.stdout.contains("\n  used more than 512 MiB of memory: killed\n"),
+        ran.stdout.contains("FAIL  cases/a.in: too much memory [")
+            && ran
+                .stdout
+                .contains("\n  used more than 512 MiB of memory: killed\n"),
         "{}",
         ran.stdout
     );
     let ran = check(&dir, &program("alloc", &[]), &["--memory", "100"], &[]);
     assert!(
-        ran.stdout.contains("\n  used more than 100 MiB of memory: killed\n"),
+        ran.stdout
+            .contains("\n  used more than 100 MiB of memory: killed\n"),
         "{}",
         ran.stdout
     );
@@ -269,7 +274,10 @@ fn run_by_root_the_program_cannot_read_what_only_root_may() {
     }
     let dir = cases("read");
     let ran = check(&dir, &program("read", &["/etc/shadow"]), &[], &[]);
-    if ran.stderr.contains("the program runs as root, not as nobody") {
+    if ran
+        .stderr
+        .contains("the program runs as root, not as nobody")
+    {
         // The checkout is not open to others: said, and not hidden.
         println!("fell back to root: {}", ran.stderr);
     } else {
@@ -316,7 +324,11 @@ fn without_the_network_under_bwrap_nobody_reaches_a_listener() {
     );
     done.store(true, Ordering::SeqCst);
     let _ = knocker.join();
-    assert!(ran.stdout.contains("got      | listening⏎"), "{}", ran.stdout);
+    assert!(
+        ran.stdout.contains("got      | listening⏎"),
+        "{}",
+        ran.stdout
+    );
     assert!(
         !reached.load(Ordering::SeqCst),
         "the program was reached from outside"
@@ -331,7 +343,9 @@ fn without_bwrap_the_kit_says_so_once_and_isolate_refuses() {
     let ran = check(&dir, &program("crash", &[]), &[], fs_env);
     assert_eq!(
         ran.stderr
-            .matches("bwrap (bubblewrap) is not installed, so the program under test is not isolated")
+            .matches(
+                "bwrap (bubblewrap) is not installed, so the program under test is not isolated"
+            )
             .count(),
         1,
         "{}",
@@ -360,7 +374,11 @@ fn a_crash_names_its_signal_in_every_format() {
     );
     for format in ["json", "junit"] {
         let ran = check(&dir, &program("crash", &[]), &["--format", format], &[]);
-        assert!(ran.stdout.contains("killed by SIGABRT"), "{format}: {}", ran.stdout);
+        assert!(
+            ran.stdout.contains("killed by SIGABRT"),
+            "{format}: {}",
+            ran.stdout
+        );
     }
     let _ = fs::remove_dir_all(&dir);
 }
@@ -374,7 +392,11 @@ fn two_hundred_megabytes_on_stderr_neither_hang_nor_fill_the_report() {
         "{}",
         ran.stdout
     );
-    assert!(ran.stdout.len() < 64 * 1024, "the report holds {} bytes", ran.stdout.len());
+    assert!(
+        ran.stdout.len() < 64 * 1024,
+        "the report holds {} bytes",
+        ran.stdout.len()
+    );
     let _ = fs::remove_dir_all(&dir);
 }
 
@@ -388,7 +410,11 @@ fn a_program_ignoring_sigterm_is_killed_at_the_timeout_with_its_child() {
         &["--timeout", "2"],
         &[],
     );
-    assert!(ran.stdout.contains("still running after 2s: killed"), "{}", ran.stdout);
+    assert!(
+        ran.stdout.contains("still running after 2s: killed"),
+        "{}",
+        ran.stdout
+    );
     none_left(&token);
     let _ = fs::remove_dir_all(&dir);
 }
