@@ -45,13 +45,17 @@ fn main() -> ExitCode {
             if let Err(code) = contain(&options.contain, &program) {
                 return code;
             }
-            return conformed(conform::check(&options, &mut stdout()));
+            let outcome = conform::check(&options, &mut stdout());
+            conform::reap::hold();
+            return conformed(outcome);
         }
         Action::Fuzz(options) => {
             if let Err(code) = contain(&options.contain, &options.program) {
                 return code;
             }
-            return conformed(conform::fuzz(&options, &mut stdout()));
+            let outcome = conform::fuzz(&options, &mut stdout());
+            conform::reap::hold();
+            return conformed(outcome);
         }
         Action::Cover(options) => return conformed(conform::cover(&options, &mut stdout())),
     };
@@ -142,6 +146,10 @@ fn contain(contain: &sandbox::Contain, program: &[OsString]) -> Result<(), ExitC
     } else {
         program.to_vec()
     };
+    if let Err(e) = conform::reap::guard() {
+        complain(&format!("cannot watch the programs it starts: {e}"));
+        return Err(ExitCode::from(FAILURE));
+    }
     match sandbox::install(contain, exe, &program) {
         Ok(notes) => {
             for note in notes {
@@ -152,10 +160,6 @@ fn contain(contain: &sandbox::Contain, program: &[OsString]) -> Result<(), ExitC
             complain(&e.to_string());
             return Err(ExitCode::from(USAGE_ERROR));
         }
-    }
-    if let Err(e) = conform::reap::guard() {
-        complain(&format!("cannot watch the programs it starts: {e}"));
-        return Err(ExitCode::from(FAILURE));
     }
     Ok(())
 }

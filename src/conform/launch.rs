@@ -191,6 +191,9 @@ fn contain(launch: &Launch) -> Status {
     let helpers = if launch.bwrap.is_some() { 2 } else { 0 };
     let me = std::process::id();
     let mut looks = 0u32;
+    // Most programs under test answer in a millisecond: the first looks
+    // come soon after the start, then ever further apart, up to WATCH.
+    let mut pause = Duration::from_micros(100);
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break ended(status, launch.bwrap.is_some(), c),
@@ -215,7 +218,8 @@ fn contain(launch: &Launch) -> Status {
             break Status::Over(Overrun::OpenFiles(c.open_files));
         }
         reap_others(me, child.id());
-        std::thread::sleep(sandbox::WATCH);
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(sandbox::WATCH);
     };
     kill_all(me, &mut child);
     status
@@ -364,5 +368,58 @@ fn kill_all(me: u32, child: &mut Child) {
         }
         while let Ok(Some(_)) = wait(WaitOptions::NOHANG) {}
         std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::os::unix::process::ExitStatusExt;
+
+    use super::*;
+
+    #[test]
+    fn the_signals_of_the_system_limits_are_named_as_the_limits() {
+        let contain = Contain::default();
+        let status = |raw: i32, bwrap: bool| ended(ExitStatus::from_raw(raw), bwrap, &contain);
+        // A raw wait status: the signal in the low bits, a code above them.
+        assert_eq!(status(24, false), Status::Over(Overrun::Cpu(60)));
+        assert_eq!(status(25, false), Status::Over(Overrun::FileSize(1 << 20)));
+        assert_eq!(status(11, false), Status::Signal(11));
+        assert_eq!(status(3 << 8, false), Status::Code(3));
+        // bwrap passes a signal on as 128 and its number.
+        assert_eq!(status(134 << 8, true), Status::Signal(6));
+        assert_eq!(
+            status(153 << 8, true),
+            Status::Over(Overrun::FileSize(1 << 20))
+        );
+        assert_eq!(status(134 << 8, false), Status::Code(134));
+    }
+
+    #[test]
+    fn the_launcher_reads_back_what_the_kit_passes() {
+        let kit = sandbox::Kit {
+            launcher: PathBuf::from("/bin/gomoku-mist"),
+            contain: Contain {
+                memory: 100 << 20,
+                ..Contain::default()
+            },
+            user: Some((65534, 65534)),
+            bwrap: Some(PathBuf::from("/usr/bin/bwrap")),
+        };
+        let program = ["./a.out", "--", "x"].map(OsString::from);
+        let args = arguments(
+            std::path::Path::new("/tmp/s"),
+            &kit,
+            std::path::Path::new("/tmp/h"),
+            program.clone(),
+        );
+        let launch = parse(&args).expect("the launcher's arguments");
+        assert_eq!(launch.status, PathBuf::from("/tmp/s"));
+        assert_eq!(launch.contain.memory, 100 << 20);
+        assert_eq!(launch.contain.processes, 64);
+        assert_eq!(launch.user, kit.user);
+        assert_eq!(launch.bwrap, kit.bwrap);
+        assert_eq!(launch.scratch, PathBuf::from("/tmp/h"));
+        assert_eq!(launch.program, program);
     }
 }

@@ -46,18 +46,24 @@ fn live() -> std::sync::MutexGuard<'static, BTreeSet<u32>> {
 ///
 /// The error of [`Command::spawn`].
 pub fn spawn(command: &mut Command) -> io::Result<Child> {
-    let mut live = live();
     if STOPPING.load(Ordering::SeqCst) {
-        // The kit exits as soon as its children are gone: this run waits
-        // for that rather than report a failure that is not the program's.
-        drop(live);
+        hold();
+    }
+    let mut live = live();
+    let child = command.spawn()?;
+    live.insert(child.id());
+    Ok(child)
+}
+
+/// Once the kit is stopping, waits for it to exit: a run killed by the
+/// stop, or one about to start, must not be reported (as a failure that
+/// is not the program's), nor the kit end on its own with another code.
+pub fn hold() {
+    if STOPPING.load(Ordering::SeqCst) {
         loop {
             std::thread::sleep(Duration::from_secs(1));
         }
     }
-    let child = command.spawn()?;
-    live.insert(child.id());
-    Ok(child)
 }
 
 /// `dir` is a run's folder, to remove if the kit is stopped.

@@ -168,6 +168,7 @@ pub fn run(command: &[OsString], extra: &[OsString], input: &[u8], limits: Limit
     // was killed: no process is left behind, and its pipes close.
     kill(&mut child);
     if room.is_some() {
+        reap::hold();
         reap::forget(child.id());
         reap::sweep();
     }

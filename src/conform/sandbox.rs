@@ -305,9 +305,9 @@ fn working_bwrap(user: Option<(u32, u32)>) -> Result<PathBuf, String> {
 }
 
 /// What bwrap is given before the program: no network, no view of other
-/// processes, the file system read-only but `scratch` and an empty `/tmp`
-/// of at most [`TMP_SIZE`] bytes (where the scratch folder's own mount
-/// point is made when it lies in `/tmp`).
+/// processes, the file system read-only but `scratch` (`/tmp` too: the
+/// program may be there, and its temporary files go to `TMPDIR`, the
+/// scratch folder).
 pub fn bwrap_args(scratch: &Path) -> Vec<OsString> {
     let mut args: Vec<OsString> = [
         "--unshare-all",
@@ -320,10 +320,6 @@ pub fn bwrap_args(scratch: &Path) -> Vec<OsString> {
         "/dev",
         "--proc",
         "/proc",
-        "--size",
-        TMP_SIZE,
-        "--tmpfs",
-        "/tmp",
     ]
     .map(OsString::from)
     .to_vec();
@@ -338,10 +334,6 @@ pub fn bwrap_args(scratch: &Path) -> Vec<OsString> {
     args.push(scratch.as_os_str().to_owned());
     args
 }
-
-/// The size of the sandbox's `/tmp`, in bytes: the program's temporary
-/// files go to its scratch folder (`TMPDIR`).
-const TMP_SIZE: &str = "16777216";
 
 /// How long the launcher waits between two looks at the program's
 /// memory and processes.

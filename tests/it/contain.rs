@@ -93,6 +93,15 @@ fn carrying(token: &str) -> Vec<u32> {
         .collect()
 }
 
+/// Whether `pid` runs the hostile program (its first word).
+fn is_hostile(pid: u32) -> bool {
+    fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|line| {
+        line.split(|&b| b == 0)
+            .next()
+            .is_some_and(|first| first.ends_with(b"hostile"))
+    })
+}
+
 /// Whether `pid` runs (a zombie is only left for its parent to reap).
 fn alive(pid: u32) -> bool {
     fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
@@ -363,6 +372,20 @@ fn without_bwrap_the_kit_says_so_once_and_isolate_refuses() {
 }
 
 #[test]
+fn a_script_named_from_where_the_kit_runs_is_found_from_the_scratch_folder() {
+    let dir = cases("script");
+    fs::write(dir.join("prog.sh"), "echo ran from \"$PWD\"\n").expect("write a script");
+    let ran = check(&dir, "sh prog.sh", &[], &[]);
+    assert!(
+        ran.stdout.contains("got      | ran from ") && ran.stdout.contains("/home⏎"),
+        "{}{}",
+        ran.stdout,
+        ran.stderr
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_crash_names_its_signal_in_every_format() {
     let dir = cases("crash");
     let ran = check(&dir, &program("crash", &[]), &[], &[]);
@@ -434,9 +457,10 @@ fn stop_fuzz(mode: &str, signal: rustix::process::Signal, code: i32) {
         .stderr(Stdio::null())
         .spawn()
         .expect("run gomoku-mist fuzz");
-    // The kit's own command line holds the token too: a process other
-    // than the kit is one it started, after it set its signal handlers.
-    let started = until(|| carrying(&token).iter().any(|&p| p != kit.id()));
+    // The kit's own command line holds the token too, and so does a copy
+    // of the kit about to run something else (its first fork is before
+    // it sets its signal handlers): the hostile program is what tells.
+    let started = until(|| carrying(&token).into_iter().any(is_hostile));
     let pid = rustix::process::Pid::from_child(&kit);
     rustix::process::kill_process(pid, signal).expect("signal the kit");
     let status = until(|| kit.try_wait().is_ok_and(|s| s.is_some()));
