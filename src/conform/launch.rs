@@ -191,8 +191,16 @@ fn contain(launch: &Launch) -> Status {
     let helpers = if launch.bwrap.is_some() { 2 } else { 0 };
     let me = std::process::id();
     let mut looks = 0u32;
-    // Most programs under test answer in a millisecond: the first looks
-    // come soon after the start, then ever further apart, up to WATCH.
+    // Most programs under test answer in a millisecond: their end is
+    // awaited as an event (a pidfd that becomes readable), the looks come
+    // between; where there is no pidfd, they come soon after the start,
+    // then ever further apart, up to WATCH.
+    let pidfd = i32::try_from(child.id())
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+        .and_then(|pid| {
+            rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok()
+        });
     let mut pause = Duration::from_micros(100);
     let status = loop {
         match child.try_wait() {
@@ -218,8 +226,20 @@ fn contain(launch: &Launch) -> Status {
             break Status::Over(Overrun::OpenFiles(c.open_files));
         }
         reap_others(me, child.id());
-        std::thread::sleep(pause);
-        pause = (pause * 2).min(sandbox::WATCH);
+        match &pidfd {
+            Some(fd) => {
+                let mut fds = [rustix::event::PollFd::new(fd, rustix::event::PollFlags::IN)];
+                let watch = rustix::event::Timespec {
+                    tv_sec: 0,
+                    tv_nsec: sandbox::WATCH.subsec_nanos().into(),
+                };
+                let _ = rustix::event::poll(&mut fds, Some(&watch));
+            }
+            None => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(sandbox::WATCH);
+            }
+        }
     };
     kill_all(me, &mut child);
     status
