@@ -99,6 +99,14 @@ pub fn main(args: &[OsString]) -> u8 {
         return BAD_LAUNCH;
     };
     let status = contain(&launch);
+    if status == Status::Stopped {
+        // The kit is gone (it never stops a launcher otherwise): no one
+        // will read the status or remove the run's folder.
+        if let Some(run) = launch.scratch.parent() {
+            let _ = std::fs::remove_dir_all(run);
+        }
+        return 1;
+    }
     // If the status cannot be written the kit says it cannot tell.
     let _ = std::fs::write(&launch.status, status.line() + "\n");
     match status {
