@@ -118,6 +118,11 @@ pub fn guard() -> io::Result<()> {
     Ok(())
 }
 
+/// Where there are no signals to handle nor subreapers, nothing to set.
+///
+/// # Errors
+///
+/// None.
 #[cfg(not(unix))]
 pub fn guard() -> io::Result<()> {
     Ok(())
