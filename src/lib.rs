@@ -31,7 +31,8 @@
 //!   `cover`: other implementations run against cases and the reference,
 //!   each disagreement put on the input line that caused it, found by
 //!   running the program again, and on that line's clause of the
-//!   contract). What two
+//!   contract; each program run contained, through this binary as its
+//!   launcher). What two
 //!   shells share lives below them: [`rng`] (the seeded generator) and
 //!   [`cli::args`] (the generic command-line reader).
 //! - [`cli`], on top: the command line of every command, by one set of

@@ -3,11 +3,12 @@
 
 #![forbid(unsafe_code)]
 
+use std::ffi::OsString;
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 use gomoku_mist::cli::{self, Action};
-use gomoku_mist::conform::{self, ConformError, Outcome};
+use gomoku_mist::conform::{self, ConformError, Outcome, sandbox};
 use gomoku_mist::controller::opponent::Cpu;
 use gomoku_mist::controller::stream::{self, SessionError};
 use gomoku_mist::controller::text;
@@ -19,7 +20,12 @@ const USAGE_ERROR: u8 = 2;
 const FAILURE: u8 = 1;
 
 fn main() -> ExitCode {
-    let action = match cli::parse(std::env::args_os().skip(1)) {
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    // The kit runs this program as the launcher of each program it tests.
+    if args.first().is_some_and(|a| a == sandbox::LAUNCH) {
+        return ExitCode::from(conform::launch::main(&args));
+    }
+    let action = match cli::parse(args) {
         Ok(action) => action,
         Err(e) => {
             complain(&format!("{e}\n{}", e.hint()));
@@ -34,8 +40,23 @@ fn main() -> ExitCode {
         Action::Play(play) => *play,
         Action::Help(help) => return print(help),
         Action::Version => return print(text::VERSION),
-        Action::Check(options) => return conformed(conform::check(&options, &mut stdout())),
-        Action::Fuzz(options) => return conformed(conform::fuzz(&options, &mut stdout())),
+        Action::Check(options) => {
+            let program = options.program.clone().unwrap_or_default();
+            if let Err(code) = contain(&options.contain, &program) {
+                return code;
+            }
+            let outcome = conform::check(&options, &mut stdout());
+            conform::reap::hold();
+            return conformed(outcome);
+        }
+        Action::Fuzz(options) => {
+            if let Err(code) = contain(&options.contain, &options.program) {
+                return code;
+            }
+            let outcome = conform::fuzz(&options, &mut stdout());
+            conform::reap::hold();
+            return conformed(outcome);
+        }
         Action::Cover(options) => return conformed(conform::cover(&options, &mut stdout())),
     };
     let opponent = play.cpu.map(Cpu::opponent);
@@ -112,6 +133,38 @@ fn conformed(outcome: Result<Outcome, ConformError>) -> ExitCode {
             ExitCode::from(FAILURE)
         }
     }
+}
+
+/// Sets how the kit runs the programs it tests (the limits, the
+/// launcher: this program) and makes it leave none running however it
+/// ends; says once on stderr what it could not apply. `program` is the
+/// one tested (empty for this program itself).
+fn contain(contain: &sandbox::Contain, program: &[OsString]) -> Result<(), ExitCode> {
+    let exe = match std::env::current_exe() {
+        Ok(exe) => exe,
+        Err(e) => return Err(conformed(Err(ConformError::CurrentExe(e)))),
+    };
+    let program = if program.is_empty() {
+        vec![exe.clone().into_os_string()]
+    } else {
+        program.to_vec()
+    };
+    if let Err(e) = conform::reap::guard() {
+        complain(&format!("cannot watch the programs it starts: {e}"));
+        return Err(ExitCode::from(FAILURE));
+    }
+    match sandbox::install(contain, exe, &program) {
+        Ok(notes) => {
+            for note in notes {
+                complain(&note);
+            }
+        }
+        Err(e) => {
+            complain(&e.to_string());
+            return Err(ExitCode::from(USAGE_ERROR));
+        }
+    }
+    Ok(())
 }
 
 fn print(text: &str) -> ExitCode {

@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::args::{self, CliError, HELP, Spec, VERSION};
+use crate::conform::sandbox::Contain;
 use crate::conform::split::split;
 use crate::conform::{CheckOptions, CoverOptions, Format, FuzzOptions, Limit, MAX_JOBS, ReadArgs};
 
@@ -26,9 +27,14 @@ const CHECK: &[Spec] = &[
     Spec::valued("--timeout", "SECS"),
     Spec::valued("--jobs", "N"),
     Spec::valued("--format", "FORMAT"),
+    Spec::valued("--memory", "MIB"),
+    Spec::flag("--isolate"),
     HELP,
     VERSION,
 ];
+
+/// The most `--memory` takes, in MiB: a TiB.
+const MAX_MEMORY_MIB: u64 = 1 << 20;
 
 /// The options of `cover`.
 const COVER: &[Spec] = &[Spec::valued("--format", "FORMAT"), HELP, VERSION];
@@ -48,6 +54,8 @@ const FUZZ: &[Spec] = &[
     Spec::valued("--jobs", "N"),
     Spec::valued("--format", "FORMAT"),
     Spec::flag("--assignment-only"),
+    Spec::valued("--memory", "MIB"),
+    Spec::flag("--isolate"),
     HELP,
     VERSION,
 ];
@@ -160,6 +168,21 @@ pub fn parse(sub: Sub, args: &[OsString], read_args: ReadArgs) -> Result<Parsed,
         }
     }
     let format = given.value("--format").map(format).transpose()?;
+    let mut contain = Contain {
+        isolate: given.flag("--isolate"),
+        ..Contain::default()
+    };
+    if let Some(mib) = given.value("--memory") {
+        contain.memory = number(mib, "--memory")
+            .ok()
+            .filter(|n| (1..=MAX_MEMORY_MIB).contains(n))
+            .ok_or_else(|| CliError::BadValue {
+                option: "--memory",
+                value: mib.to_owned(),
+                problem: "is not a number of MiB from 1 to 1048576",
+            })?
+            << 20;
+    }
     let jobs = match given.value("--jobs").map(jobs).transpose()? {
         // A run spends much of its time starting and waiting on pipes, so
         // one per core leaves the cores idle part of the time (measured:
@@ -181,6 +204,7 @@ pub fn parse(sub: Sub, args: &[OsString], read_args: ReadArgs) -> Result<Parsed,
                 jobs,
                 read_args,
                 format: format.unwrap_or(Format::Text),
+                contain,
             }))
         }
         Sub::Cover => {
@@ -237,6 +261,7 @@ pub fn parse(sub: Sub, args: &[OsString], read_args: ReadArgs) -> Result<Parsed,
                 shrink_budget: 3000,
                 assignment_only: given.flag("--assignment-only"),
                 format: format.unwrap_or(Format::Text),
+                contain,
             }))
         }
     }
@@ -303,7 +328,8 @@ fn clock_seed() -> u64 {
 /// `gomoku-mist check --help`.
 pub const CHECK_HELP: &str = "\
 Usage: gomoku-mist check [--program CMD] [--timeout SECS] [--jobs N]
-                         [--format FORMAT] PATH...
+                         [--format FORMAT] [--memory MIB] [--isolate]
+                         PATH...
 
 Runs every NAME.in under each PATH (a folder, searched recursively, or one
 .in file) through a program, and compares its stdout, byte for byte, and
@@ -322,6 +348,15 @@ end of input, a last line without a newline, odd bytes, ...) names it, so
 \"wrong\" and \"decided differently\" can be told apart. Exit code 0 if all
 pass, 1 if one fails or none was checked at all, 2 for a bad command line.
 
+The program runs contained: in a scratch folder of its own, removed after
+each run, with only PATH, LANG, HOME and TMPDIR set (HOME and TMPDIR are
+that folder), as nobody when this runs as root, and killed, with the
+limit named, when its processes hold more than 512 MiB of memory
+(--memory), when one uses more than 60 s of CPU time, when more than 64
+run at once, when it writes a file larger than 1 MiB or opens more than
+256 files. Where bwrap (bubblewrap) works it also has no network, a
+read-only file system but its scratch folder, and its own processes only.
+
 Options:
   --program CMD    the program to check, with its arguments, split like a
                    shell would (quotes work) and run without one; a name
@@ -333,6 +368,9 @@ Options:
                    number of cores]
   --format FORMAT  text, junit (JUnit XML, for CI servers) or json
                    [default: text]
+  --memory MIB     kill the program when its processes hold more than
+                   this many MiB of memory [default: 512]
+  --isolate        refuse to run without bwrap's isolation
   -h, --help       print this help
   -V, --version    print the version
 ";
@@ -341,7 +379,8 @@ Options:
 pub const FUZZ_HELP: &str = "\
 Usage: gomoku-mist fuzz --program CMD [--seed N] [--time SECS | --cases N]
                         [--out DIR] [--timeout SECS] [--jobs N]
-                        [--format FORMAT] [--assignment-only]
+                        [--format FORMAT] [--assignment-only] [--memory MIB]
+                        [--isolate]
 
 Makes random sessions aimed at where implementations break (wins along
 edges and in corners, overlines, a full board, near-miss commands and
@@ -363,6 +402,15 @@ assignment's rules, D of this contract's decisions`, or `0 failures`.
 Exit code 0 if nothing disagrees, 1 if something does (or no case ran, or
 DIR cannot be written), 2 for a bad command line.
 
+The program runs contained: in a scratch folder of its own, removed after
+each run, with only PATH, LANG, HOME and TMPDIR set (HOME and TMPDIR are
+that folder), as nobody when this runs as root, and killed, with the
+limit named, when its processes hold more than 512 MiB of memory
+(--memory), when one uses more than 60 s of CPU time, when more than 64
+run at once, when it writes a file larger than 1 MiB or opens more than
+256 files. Where bwrap (bubblewrap) works it also has no network, a
+read-only file system but its scratch folder, and its own processes only.
+
 Options:
   --program CMD    the program to test (required), split like a shell
                    would (quotes work) and run without one; a name without
@@ -382,6 +430,9 @@ Options:
                    only sessions no decision of the contract governs:
                    printable ASCII, every line ended by a newline and at
                    most 64 bytes long, the last one `term` or the game's end
+  --memory MIB     kill the program when its processes hold more than
+                   this many MiB of memory [default: 512]
+  --isolate        refuse to run without bwrap's isolation
   -h, --help       print this help
   -V, --version    print the version
 ";

@@ -36,6 +36,9 @@ pub struct CheckOptions {
     pub read_args: super::ReadArgs,
     /// How the report is written.
     pub format: Format,
+    /// What the program may use: applied by the `gomoku-mist` binary,
+    /// which installs it ([`super::sandbox::install`]).
+    pub contain: super::sandbox::Contain,
 }
 
 /// How one case came out.

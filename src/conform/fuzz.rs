@@ -84,6 +84,9 @@ pub struct FuzzOptions {
     pub assignment_only: bool,
     /// How the report is written.
     pub format: Format,
+    /// What the program may use: applied by the `gomoku-mist` binary,
+    /// which installs it ([`super::sandbox::install`]).
+    pub contain: super::sandbox::Contain,
 }
 
 /// Time spent, summed over the workers.
@@ -1118,6 +1121,7 @@ mod tests {
                 shrink_budget: 0,
                 assignment_only: false,
                 format: Format::Text,
+                contain: Default::default(),
             };
             assert_eq!(workers(&opts), want, "jobs {jobs}, {limit:?}");
         }

@@ -10,6 +10,11 @@
 //! writes reports. The reference it compares with is
 //! [`crate::controller::stream::run`] over byte slices, so it is exactly the program
 //! the contract describes, without a process of its own.
+//!
+//! The programs it tests are contained ([`sandbox`]): run through a
+//! launcher ([`launch`], this binary again) that sets limits and watches
+//! them, each in a scratch folder of its own, and none left running when
+//! a run or the kit ends ([`reap`]); [`run`] runs one.
 
 pub mod case;
 pub mod check;
@@ -18,8 +23,11 @@ pub mod cover;
 pub mod diagnose;
 pub mod fuzz;
 pub mod generate;
+pub mod launch;
+pub mod reap;
 pub mod report;
 pub mod run;
+pub mod sandbox;
 pub mod shrink;
 pub mod split;
 pub mod trace;

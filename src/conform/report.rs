@@ -143,12 +143,16 @@ pub fn compare(expected: &Expected, ran: &Ran) -> Option<String> {
         End::Code(code) => {
             let _ = writeln!(out, "  exit code {code}, expected {}", expected.code);
         }
-        End::Signal => {
+        End::Signal(signal) => {
             let _ = writeln!(
                 out,
-                "  killed by a signal (a crash?), expected exit code {}",
+                "  killed by {} (a crash?), expected exit code {}",
+                super::run::signal_name(*signal),
                 expected.code
             );
+        }
+        End::OverLimit(overrun) => {
+            let _ = writeln!(out, "  {overrun}: killed");
         }
         End::TimedOut(limit) => {
             let _ = writeln!(
@@ -183,7 +187,8 @@ pub fn summary(expected: &Expected, ran: &Ran) -> &'static str {
         End::CannotStart(_) => "cannot start",
         End::TimedOut(_) => "timed out",
         End::TooMuchOutput(_) => "too much output",
-        End::Signal => "crashed",
+        End::Signal(_) => "crashed",
+        End::OverLimit(overrun) => overrun.summary(),
         End::Code(code) if *code != expected.code && ran.stdout == expected.stdout => "exit code",
         End::Code(code) if *code != expected.code => "stdout and exit code",
         End::Code(_) => "stdout",

@@ -13,14 +13,28 @@
 //! when the run ends the whole group is killed: a program that started
 //! children (a shell script, `sleep 60 &`) leaves none behind to pile
 //! up, and none can hold the pipes open; what was written before is kept.
+//!
+//! Run by the `gomoku-mist` binary (once [`sandbox::install`] was called)
+//! the program is contained: it runs through the launcher
+//! ([`super::launch`]) with the limits, in a scratch folder of its own
+//! (its working folder, `HOME` and `TMPDIR`, removed after the run), with
+//! only `PATH`, `LANG`, `HOME` and `TMPDIR` set. Its program and the
+//! arguments that name existing files are made absolute first, since it
+//! no longer runs where the kit was started. Used as a library (the
+//! kit's own tests) the program is run directly, as it is.
 
 use std::ffi::OsString;
 use std::io::{ErrorKind, Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
+
+use super::sandbox::{self, Kit, Overrun, Status};
+use super::{launch, reap};
 
 /// How much of stderr is kept, to show why a program crashed.
 const STDERR_KEPT: usize = 4096;
@@ -42,8 +56,10 @@ pub struct Limits {
 pub enum End {
     /// It exited with this code.
     Code(i32),
-    /// A signal ended it (a crash, on Unix).
-    Signal,
+    /// This signal ended it (a crash, on Unix): [`signal_name`] names it.
+    Signal(i32),
+    /// It went over one of the limits it runs under, and was killed.
+    OverLimit(Overrun),
     /// It was still running at the time limit, and was killed.
     TimedOut(Duration),
     /// It wrote more than the cap on stdout, and was killed.
@@ -83,16 +99,32 @@ pub fn run(command: &[OsString], extra: &[OsString], input: &[u8], limits: Limit
     let Some((program, args)) = command.split_first() else {
         return cannot("no program given".to_owned());
     };
-    let mut command = Command::new(program);
+    let room = match sandbox::installed().map(Room::new) {
+        None => None,
+        Some(Ok(room)) => Some(room),
+        Some(Err(e)) => return cannot(format!("cannot make its scratch folder: {e}")),
+    };
+    if let Some(why) = room.as_ref().and_then(|_| sandbox::cannot_start(program)) {
+        return cannot(why);
+    }
+    let mut command = match &room {
+        None => {
+            let mut command = Command::new(program);
+            command.args(args).args(extra);
+            command
+        }
+        Some(room) => room.command(program, args, extra),
+    };
     command
-        .args(args)
-        .args(extra)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
-    let spawned = command.spawn();
+    let spawned = match &room {
+        Some(_) => reap::spawn(&mut command),
+        None => command.spawn(),
+    };
     let mut child = match spawned {
         Ok(child) => child,
         Err(e) => return cannot(format!("{}: {e}", program.to_string_lossy())),
@@ -107,7 +139,7 @@ pub fn run(command: &[OsString], extra: &[OsString], input: &[u8], limits: Limit
     let mut pause = Duration::from_micros(50);
     let end = loop {
         match child.try_wait() {
-            Ok(Some(status)) => break status.code().map_or(End::Signal, End::Code),
+            Ok(Some(status)) => break ended(status, room.as_ref()),
             Ok(None) => {}
             Err(e) => break End::CannotStart(format!("cannot wait for it: {e}")),
         }
@@ -135,6 +167,12 @@ pub fn run(command: &[OsString], extra: &[OsString], input: &[u8], limits: Limit
     // Whatever the program started dies with it, whether it exited or
     // was killed: no process is left behind, and its pipes close.
     kill(&mut child);
+    if room.is_some() {
+        reap::hold();
+        reap::forget(child.id());
+        reap::sweep();
+    }
+    drop(room);
     let grace = Instant::now() + GRACE;
     let mut end = end;
     while stdout.is_none() || stderr.is_none() {
@@ -143,7 +181,7 @@ pub fn run(command: &[OsString], extra: &[OsString], input: &[u8], limits: Limit
                 // Reaching the cap closes the pipe, and a program whose
                 // write then fails may exit before the loop above heard of
                 // the cap: it still wrote too much.
-                if cut && matches!(end, End::Code(_) | End::Signal) {
+                if cut && matches!(end, End::Code(_) | End::Signal(_)) {
                     end = End::TooMuchOutput(limits.cap);
                 }
                 stdout = Some(bytes);
@@ -157,6 +195,151 @@ pub fn run(command: &[OsString], extra: &[OsString], input: &[u8], limits: Limit
         stderr: stderr.unwrap_or_default(),
         end,
         took,
+    }
+}
+
+/// How a run ended, from its exit status, or, run through the launcher,
+/// from the status it wrote.
+fn ended(status: std::process::ExitStatus, room: Option<&Room>) -> End {
+    if let Some(room) = room {
+        let written = std::fs::read_to_string(&room.status).ok();
+        match written.as_deref().and_then(Status::parse) {
+            Some(Status::Code(code)) => return End::Code(code),
+            Some(Status::Signal(signal)) => return End::Signal(signal),
+            Some(Status::Over(overrun)) => return End::OverLimit(overrun),
+            Some(Status::CannotStart(why)) => return End::CannotStart(why),
+            Some(Status::Stopped) => return End::CannotStart("stopped".to_owned()),
+            None => {}
+        }
+    }
+    #[cfg(unix)]
+    if let Some(signal) = std::os::unix::process::ExitStatusExt::signal(&status) {
+        return End::Signal(signal);
+    }
+    status.code().map_or(End::Signal(0), End::Code)
+}
+
+/// The name of signal `number`, as `kill -l` gives it (`SIGSEGV`), or
+/// `signal N` for one without a name here.
+pub fn signal_name(number: i32) -> String {
+    #[cfg(unix)]
+    {
+        use rustix::process::Signal;
+        let named = [
+            (Signal::HUP, "SIGHUP"),
+            (Signal::INT, "SIGINT"),
+            (Signal::QUIT, "SIGQUIT"),
+            (Signal::ILL, "SIGILL"),
+            (Signal::TRAP, "SIGTRAP"),
+            (Signal::ABORT, "SIGABRT"),
+            (Signal::BUS, "SIGBUS"),
+            (Signal::FPE, "SIGFPE"),
+            (Signal::KILL, "SIGKILL"),
+            (Signal::USR1, "SIGUSR1"),
+            (Signal::SEGV, "SIGSEGV"),
+            (Signal::USR2, "SIGUSR2"),
+            (Signal::PIPE, "SIGPIPE"),
+            (Signal::ALARM, "SIGALRM"),
+            (Signal::TERM, "SIGTERM"),
+            (Signal::XCPU, "SIGXCPU"),
+            (Signal::XFSZ, "SIGXFSZ"),
+            (Signal::SYS, "SIGSYS"),
+        ];
+        if let Some((_, name)) = named.iter().find(|(s, _)| s.as_raw() == number) {
+            return (*name).to_owned();
+        }
+    }
+    format!("signal {number}")
+}
+
+/// A run's own folder: the scratch folder the program works in, and the
+/// launcher's status file beside it, out of the program's reach when it
+/// runs as another user. Removed when dropped.
+struct Room {
+    kit: &'static Kit,
+    dir: PathBuf,
+    scratch: PathBuf,
+    status: PathBuf,
+}
+
+/// Numbers the runs of this process, for their folders' names.
+static RUNS: AtomicU64 = AtomicU64::new(0);
+
+impl Room {
+    fn new(kit: &'static Kit) -> std::io::Result<Room> {
+        let dir = loop {
+            let n = RUNS.fetch_add(1, Ordering::Relaxed);
+            let dir =
+                std::env::temp_dir().join(format!("gomoku-mist-run-{}-{n}", std::process::id()));
+            match std::fs::create_dir(&dir) {
+                Ok(()) => {
+                    reap::keep(&dir);
+                    break dir;
+                }
+                Err(e) if e.kind() == ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(e),
+            }
+        };
+        let room = Room {
+            kit,
+            scratch: dir.join("home"),
+            status: dir.join("status"),
+            dir,
+        };
+        std::fs::create_dir(&room.scratch)?;
+        #[cfg(unix)]
+        if let Some((uid, gid)) = kit.user {
+            std::os::unix::fs::chown(&room.scratch, Some(uid), Some(gid))?;
+        }
+        Ok(room)
+    }
+
+    /// The launcher, to run `program` with `args` and `extra`.
+    fn command(&self, program: &OsString, args: &[OsString], extra: &[OsString]) -> Command {
+        let program = match Path::new(program).components().count() {
+            0 | 1 => program.clone(),
+            _ => sandbox::absolute(Path::new(program)).into_os_string(),
+        };
+        // An argument that names a file where the kit was started means
+        // that file: the program now runs elsewhere.
+        let args = args.iter().map(|arg| {
+            let path = Path::new(arg);
+            if !arg.to_string_lossy().starts_with('-') && path.exists() {
+                sandbox::absolute(path).into_os_string()
+            } else {
+                arg.clone()
+            }
+        });
+        let words = std::iter::once(program)
+            .chain(args)
+            .chain(extra.iter().cloned());
+        let mut command = Command::new(&self.kit.launcher);
+        command
+            .args(launch::arguments(
+                &self.status,
+                self.kit,
+                &self.scratch,
+                words,
+            ))
+            .env_clear()
+            .env(
+                "PATH",
+                std::env::var_os("PATH").unwrap_or_else(|| "/usr/local/bin:/usr/bin:/bin".into()),
+            )
+            .env(
+                "LANG",
+                std::env::var_os("LANG").unwrap_or_else(|| "C.UTF-8".into()),
+            )
+            .env("HOME", &self.scratch)
+            .env("TMPDIR", &self.scratch)
+            .current_dir(&self.scratch);
+        command
+    }
+}
+
+impl Drop for Room {
+    fn drop(&mut self) {
+        reap::remove(&self.dir);
     }
 }
 
@@ -232,6 +415,23 @@ mod tests {
 
     fn sh(script: &str) -> Vec<OsString> {
         ["sh", "-c", script].map(OsString::from).to_vec()
+    }
+
+    #[test]
+    fn signals_are_named_as_kill_names_them() {
+        let named: Vec<String> = [6, 9, 11, 15, 24, 25, 64].map(signal_name).to_vec();
+        assert_eq!(
+            named,
+            [
+                "SIGABRT",
+                "SIGKILL",
+                "SIGSEGV",
+                "SIGTERM",
+                "SIGXCPU",
+                "SIGXFSZ",
+                "signal 64"
+            ]
+        );
     }
 
     #[test]

@@ -76,13 +76,23 @@ pub fn run(args: &[&str], input: &[u8]) -> Result<Run, String> {
 /// binary, by the Cargo running the tests, in their profile.
 pub fn broken() -> PathBuf {
     static BUILT: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    match BUILT.get_or_init(build_broken) {
+    match BUILT.get_or_init(|| build_example("broken")) {
         Ok(path) => path.clone(),
         Err(why) => panic!("{why}"),
     }
 }
 
-fn build_broken() -> Result<PathBuf, String> {
+/// The programs that misbehave on purpose, `tests/hostile/hostile.rs`,
+/// built on demand as [`broken`] is.
+pub fn hostile() -> PathBuf {
+    static BUILT: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    match BUILT.get_or_init(|| build_example("hostile")) {
+        Ok(path) => path.clone(),
+        Err(why) => panic!("{why}"),
+    }
+}
+
+fn build_example(name: &str) -> Result<PathBuf, String> {
     let exe = std::env::current_exe().map_err(|e| format!("the test binary's path: {e}"))?;
     // target/<profile>/deps/<test binary>
     let profile_dir = exe
@@ -91,7 +101,7 @@ fn build_broken() -> Result<PathBuf, String> {
         .ok_or("the test binary is not in target/<profile>/deps")?;
     let path = profile_dir
         .join("examples")
-        .join(format!("broken{}", std::env::consts::EXE_SUFFIX));
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
     if path.exists() {
         return Ok(path);
     }
@@ -101,14 +111,7 @@ fn build_broken() -> Result<PathBuf, String> {
     };
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"));
     let status = Command::new(&cargo)
-        .args([
-            "build",
-            "--quiet",
-            "--example",
-            "broken",
-            "--profile",
-            profile,
-        ])
+        .args(["build", "--quiet", "--example", name, "--profile", profile])
         .arg("--manifest-path")
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
         .stdin(Stdio::null())
@@ -118,7 +121,7 @@ fn build_broken() -> Result<PathBuf, String> {
         Ok(path)
     } else {
         Err(format!(
-            "{} is missing and `cargo build --example broken --profile {profile}` did not make it ({status})",
+            "{} is missing and `cargo build --example {name} --profile {profile}` did not make it ({status})",
             path.display()
         ))
     }

@@ -86,6 +86,7 @@ fn check_as(
         jobs: 2,
         read_args: gomoku_mist::cli::setup,
         format,
+        contain: Default::default(),
     };
     let mut out = Vec::new();
     let outcome = conform::check(&opts, &mut out).expect("check runs");
@@ -117,6 +118,7 @@ fn fuzz_with(
         shrink_budget: 1500,
         assignment_only,
         format: Format::Text,
+        contain: Default::default(),
     };
     let mut out = Vec::new();
     let outcome = conform::fuzz(&opts, &mut out).expect("fuzz runs");

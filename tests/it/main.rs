@@ -7,6 +7,7 @@ mod common;
 mod brain;
 mod cli;
 mod conform;
+mod contain;
 mod cpu;
 // The depth bench's positions, checked here (benches run no tests).
 #[path = "../../benches/depth/mod.rs"]

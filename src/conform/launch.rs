@@ -1,0 +1,453 @@
+//! The launcher: this program, started by the kit with
+//! [`sandbox::LAUNCH`] first, to run one program under test contained.
+//!
+//! It sets the limits on itself (the program inherits them: no code runs
+//! between `fork` and `exec`, so no unsafe code is needed), becomes the
+//! subreaper of what it starts, starts the program (as nobody, under
+//! bwrap, as the kit said), then looks at the program's processes every
+//! [`sandbox::WATCH`]: their resident memory summed, their number, their
+//! open files; over a limit, it kills them. When the program ends (or the
+//! launcher is told to stop, or its parent, the kit, dies) it kills every
+//! process the program left, `setsid` ones included, since each comes back
+//! to it when its parent dies, and writes how the program ended in its
+//! status file.
+//!
+//! The arguments, after [`sandbox::LAUNCH`]: `STATUS MEMORY CPU PROCESSES
+//! FILE_SIZE OPEN_FILES UID GID BWRAP SCRATCH -- PROGRAM ARGS...`, with `-`
+//! for no user change and no bwrap.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::{Child, Command, ExitStatus};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::sandbox::{self, Contain, Overrun, Status};
+
+/// The launcher's own exit code when it cannot make sense of its
+/// arguments (the kit then reads no status).
+const BAD_LAUNCH: u8 = 125;
+
+/// What the launcher was asked to do.
+struct Launch {
+    status: PathBuf,
+    contain: Contain,
+    user: Option<(u32, u32)>,
+    bwrap: Option<PathBuf>,
+    scratch: PathBuf,
+    program: Vec<OsString>,
+}
+
+/// The arguments the kit passes to the launcher, after [`sandbox::LAUNCH`].
+pub fn arguments(
+    status: &std::path::Path,
+    kit: &sandbox::Kit,
+    scratch: &std::path::Path,
+    program: impl IntoIterator<Item = OsString>,
+) -> Vec<OsString> {
+    let c = &kit.contain;
+    let mut args: Vec<OsString> = vec![sandbox::LAUNCH.into(), status.as_os_str().to_owned()];
+    for n in [c.memory, c.cpu, c.processes, c.file_size, c.open_files] {
+        args.push(n.to_string().into());
+    }
+    match kit.user {
+        Some((uid, gid)) => {
+            args.push(uid.to_string().into());
+            args.push(gid.to_string().into());
+        }
+        None => args.extend(["-".into(), "-".into()]),
+    }
+    args.push(
+        kit.bwrap
+            .as_ref()
+            .map_or_else(|| "-".into(), |b| b.as_os_str().to_owned()),
+    );
+    args.push(scratch.as_os_str().to_owned());
+    args.push("--".into());
+    args.extend(program);
+    args
+}
+
+fn parse(args: &[OsString]) -> Option<Launch> {
+    let (head, program) = args.split_at(args.iter().position(|a| a == "--")?);
+    let text = |i: usize| head.get(i).and_then(|a| a.to_str());
+    let number = |i: usize| text(i).and_then(|t| t.parse::<u64>().ok());
+    let id = |i: usize| text(i).and_then(|t| t.parse::<u32>().ok());
+    let optional = |i: usize| head.get(i).filter(|a| *a != "-").map(PathBuf::from);
+    Some(Launch {
+        status: PathBuf::from(head.get(1)?),
+        contain: Contain {
+            memory: number(2)?,
+            cpu: number(3)?,
+            processes: number(4)?,
+            file_size: number(5)?,
+            open_files: number(6)?,
+            isolate: false,
+        },
+        user: id(7).zip(id(8)),
+        bwrap: optional(9),
+        scratch: PathBuf::from(head.get(10)?),
+        program: program.get(1..)?.to_vec(),
+    })
+}
+
+/// Runs the launcher on `args` (its whole command line but the program's
+/// name), and returns its exit code.
+pub fn main(args: &[OsString]) -> u8 {
+    let Some(launch) = parse(args) else {
+        return BAD_LAUNCH;
+    };
+    let status = contain(&launch);
+    if status == Status::Stopped {
+        // The kit is gone (it never stops a launcher otherwise): no one
+        // will read the status or remove the run's folder.
+        if let Some(run) = launch.scratch.parent() {
+            let _ = std::fs::remove_dir_all(run);
+        }
+        return 1;
+    }
+    // If the status cannot be written the kit says it cannot tell.
+    let _ = std::fs::write(&launch.status, status.line() + "\n");
+    match status {
+        Status::Code(code) => u8::try_from(code).unwrap_or(1),
+        _ => 1,
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn contain(launch: &Launch) -> Status {
+    use rustix::process::{Resource, Rlimit, Signal, getpid, setrlimit};
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGHUP,
+    ] {
+        if signal_hook::flag::register(signal, Arc::clone(&stop)).is_err() {
+            return Status::CannotStart("cannot handle signals".to_owned());
+        }
+    }
+    // Whatever kills the kit, the launcher hears of it, and kills the
+    // program's processes before it goes.
+    let _ = rustix::process::set_parent_process_death_signal(Some(Signal::TERM));
+    if rustix::process::getppid().is_none_or(|p| p.as_raw_nonzero().get() == 1) {
+        return Status::Stopped;
+    }
+    let _ = rustix::process::set_child_subreaper(Some(getpid()));
+    let c = &launch.contain;
+    let exact = |n: u64| Rlimit {
+        current: Some(n),
+        maximum: Some(n),
+    };
+    let mut limits = vec![
+        // SIGXCPU at the limit, SIGKILL a second later.
+        (
+            Resource::Cpu,
+            Rlimit {
+                current: Some(c.cpu),
+                maximum: Some(c.cpu + 1),
+            },
+        ),
+        (Resource::Fsize, exact(c.file_size)),
+        (Resource::Nofile, exact(c.open_files)),
+        (Resource::Core, exact(0)),
+    ];
+    // The number of processes is counted per user, for all of the user's
+    // processes: only for nobody, whose are the program's, is it a bound
+    // (a backstop, twice the limit: the count below is what reports).
+    if launch.user.is_some() {
+        limits.push((Resource::Nproc, exact(c.processes.saturating_mul(2))));
+    }
+    for (resource, limit) in limits {
+        if let Err(e) = setrlimit(resource, limit) {
+            return Status::CannotStart(format!("cannot limit {resource:?}: {e}"));
+        }
+    }
+    let mut command = match &launch.bwrap {
+        Some(bwrap) => {
+            let mut command = Command::new(bwrap);
+            command.args(sandbox::bwrap_args(&launch.scratch)).arg("--");
+            command.args(&launch.program);
+            command
+        }
+        None => {
+            let Some((program, args)) = launch.program.split_first() else {
+                return Status::CannotStart("no program given".to_owned());
+            };
+            let mut command = Command::new(program);
+            command.args(args);
+            command
+        }
+    };
+    if let Some((uid, gid)) = launch.user {
+        std::os::unix::process::CommandExt::uid(&mut command, uid);
+        std::os::unix::process::CommandExt::gid(&mut command, gid);
+    }
+    let mut child = match command.spawn() {
+        Ok(child) => child,
+        Err(e) => {
+            let name = launch
+                .program
+                .first()
+                .map(|p| p.to_string_lossy().into_owned());
+            return Status::CannotStart(format!("{}: {e}", name.unwrap_or_default()));
+        }
+    };
+    // bwrap's own two processes (its monitor and the namespace's init)
+    // are not the program's.
+    let helpers = if launch.bwrap.is_some() { 2 } else { 0 };
+    let me = std::process::id();
+    let mut looks = 0u32;
+    // Most programs under test answer in a millisecond: their end is
+    // awaited as an event (a pidfd that becomes readable), the looks come
+    // between; where there is no pidfd, they come soon after the start,
+    // then ever further apart, up to WATCH.
+    let pidfd = i32::try_from(child.id())
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+        .and_then(|pid| {
+            rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok()
+        });
+    let mut pause = Duration::from_micros(100);
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break ended(status, launch.bwrap.is_some(), c),
+            Ok(None) => {}
+            Err(e) => break Status::CannotStart(format!("cannot wait for it: {e}")),
+        }
+        if stop.load(Ordering::SeqCst) {
+            break Status::Stopped;
+        }
+        let tree = alive(&descendants(me));
+        let memory: u64 = tree.iter().map(|(_, rss)| rss).sum();
+        if memory > c.memory {
+            break Status::Over(Overrun::Memory(c.memory));
+        }
+        if tree.len().saturating_sub(helpers) as u64 > c.processes {
+            break Status::Over(Overrun::Processes(c.processes));
+        }
+        // Counting open files costs a folder read a process: a tenth as
+        // often.
+        looks += 1;
+        if looks % 10 == 0 && tree.iter().any(|(pid, _)| open_files(*pid) >= c.open_files) {
+            break Status::Over(Overrun::OpenFiles(c.open_files));
+        }
+        reap_others(me, child.id());
+        match &pidfd {
+            Some(fd) => {
+                let mut fds = [rustix::event::PollFd::new(fd, rustix::event::PollFlags::IN)];
+                let watch = rustix::event::Timespec {
+                    tv_sec: 0,
+                    tv_nsec: sandbox::WATCH.subsec_nanos().into(),
+                };
+                let _ = rustix::event::poll(&mut fds, Some(&watch));
+            }
+            None => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(sandbox::WATCH);
+            }
+        }
+    };
+    kill_all(me, &mut child);
+    status
+}
+
+#[cfg(not(target_os = "linux"))]
+fn contain(launch: &Launch) -> Status {
+    let Some((program, args)) = launch.program.split_first() else {
+        return Status::CannotStart("no program given".to_owned());
+    };
+    match Command::new(program).args(args).status() {
+        Ok(status) => ended(status, false, &launch.contain),
+        Err(e) => Status::CannotStart(format!("{}: {e}", program.to_string_lossy())),
+    }
+}
+
+/// How the program ended, from its exit status (bwrap's, under bwrap:
+/// bwrap passes a signal on as exit code 128 and its number).
+fn ended(status: ExitStatus, bwrap: bool, contain: &Contain) -> Status {
+    #[cfg(unix)]
+    let signal = std::os::unix::process::ExitStatusExt::signal(&status).or_else(|| {
+        status
+            .code()
+            .filter(|code| bwrap && (129..=128 + 64).contains(code))
+            .map(|code| code - 128)
+    });
+    #[cfg(not(unix))]
+    let signal: Option<i32> = {
+        let _ = bwrap;
+        None
+    };
+    match (signal, status.code()) {
+        (Some(signal), _) => over_by_signal(signal, contain).unwrap_or(Status::Signal(signal)),
+        (None, Some(code)) => Status::Code(code),
+        (None, None) => Status::Signal(0),
+    }
+}
+
+/// The limit a signal tells of: SIGXCPU (and the SIGKILL a second after
+/// it) is the CPU time, SIGXFSZ the file size.
+#[cfg(unix)]
+fn over_by_signal(signal: i32, contain: &Contain) -> Option<Status> {
+    use rustix::process::Signal;
+    if signal == Signal::XCPU.as_raw() {
+        Some(Status::Over(Overrun::Cpu(contain.cpu)))
+    } else if signal == Signal::XFSZ.as_raw() {
+        Some(Status::Over(Overrun::FileSize(contain.file_size)))
+    } else {
+        None
+    }
+}
+
+#[cfg(not(unix))]
+fn over_by_signal(_: i32, _: &Contain) -> Option<Status> {
+    None
+}
+
+/// The children of every thread of `pid`.
+#[cfg(target_os = "linux")]
+fn children(pid: u32) -> Vec<u32> {
+    let mut children = Vec::new();
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return children;
+    };
+    for task in tasks.flatten() {
+        if let Ok(list) = std::fs::read_to_string(task.path().join("children")) {
+            children.extend(
+                list.split_whitespace()
+                    .filter_map(|p| p.parse::<u32>().ok()),
+            );
+        }
+    }
+    children
+}
+
+/// Every process below `pid`.
+#[cfg(target_os = "linux")]
+fn descendants(pid: u32) -> Vec<u32> {
+    let mut found = children(pid);
+    let mut next = 0;
+    while let Some(&p) = found.get(next) {
+        found.extend(children(p));
+        next += 1;
+    }
+    found
+}
+
+/// The processes of `pids` that are alive (not zombies), with their
+/// resident memory in bytes.
+#[cfg(target_os = "linux")]
+fn alive(pids: &[u32]) -> Vec<(u32, u64)> {
+    pids.iter()
+        .filter_map(|&pid| {
+            let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+            // A zombie has no memory lines.
+            let kb = status
+                .lines()
+                .find_map(|line| line.strip_prefix("VmRSS:"))?
+                .trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<u64>()
+                .ok()?;
+            Some((pid, kb * 1024))
+        })
+        .collect()
+}
+
+#[cfg(target_os = "linux")]
+fn open_files(pid: u32) -> u64 {
+    std::fs::read_dir(format!("/proc/{pid}/fd")).map_or(0, |dir| dir.count() as u64)
+}
+
+/// Reaps the launcher's children but the program: processes that came
+/// back to it and have ended.
+#[cfg(target_os = "linux")]
+fn reap_others(me: u32, program: u32) {
+    use rustix::process::{Pid, WaitOptions, waitpid};
+    for pid in children(me) {
+        if pid != program {
+            if let Some(pid) = i32::try_from(pid).ok().and_then(Pid::from_raw) {
+                let _ = waitpid(Some(pid), WaitOptions::NOHANG);
+            }
+        }
+    }
+}
+
+/// Kills the program and every process below the launcher, over and over
+/// as orphans come back to it, and reaps them, until none is left (or
+/// ten seconds have passed).
+#[cfg(target_os = "linux")]
+fn kill_all(me: u32, child: &mut Child) {
+    use rustix::process::{Pid, Signal, WaitOptions, kill_process, wait};
+    let _ = child.kill();
+    let _ = child.wait();
+    let until = Instant::now() + Duration::from_secs(10);
+    loop {
+        let below = descendants(me);
+        if below.is_empty() || Instant::now() > until {
+            break;
+        }
+        for pid in below {
+            if let Some(pid) = i32::try_from(pid).ok().and_then(Pid::from_raw) {
+                let _ = kill_process(pid, Signal::KILL);
+            }
+        }
+        while let Ok(Some(_)) = wait(WaitOptions::NOHANG) {}
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::os::unix::process::ExitStatusExt;
+
+    use super::*;
+
+    #[test]
+    fn the_signals_of_the_system_limits_are_named_as_the_limits() {
+        let contain = Contain::default();
+        let status = |raw: i32, bwrap: bool| ended(ExitStatus::from_raw(raw), bwrap, &contain);
+        // A raw wait status: the signal in the low bits, a code above them.
+        assert_eq!(status(24, false), Status::Over(Overrun::Cpu(60)));
+        assert_eq!(status(25, false), Status::Over(Overrun::FileSize(1 << 20)));
+        assert_eq!(status(11, false), Status::Signal(11));
+        assert_eq!(status(3 << 8, false), Status::Code(3));
+        // bwrap passes a signal on as 128 and its number.
+        assert_eq!(status(134 << 8, true), Status::Signal(6));
+        assert_eq!(
+            status(153 << 8, true),
+            Status::Over(Overrun::FileSize(1 << 20))
+        );
+        assert_eq!(status(134 << 8, false), Status::Code(134));
+    }
+
+    #[test]
+    fn the_launcher_reads_back_what_the_kit_passes() {
+        let kit = sandbox::Kit {
+            launcher: PathBuf::from("/bin/gomoku-mist"),
+            contain: Contain {
+                memory: 100 << 20,
+                ..Contain::default()
+            },
+            user: Some((65534, 65534)),
+            bwrap: Some(PathBuf::from("/usr/bin/bwrap")),
+        };
+        let program = ["./a.out", "--", "x"].map(OsString::from);
+        let args = arguments(
+            std::path::Path::new("/tmp/s"),
+            &kit,
+            std::path::Path::new("/tmp/h"),
+            program.clone(),
+        );
+        let launch = parse(&args).expect("the launcher's arguments");
+        assert_eq!(launch.status, PathBuf::from("/tmp/s"));
+        assert_eq!(launch.contain.memory, 100 << 20);
+        assert_eq!(launch.contain.processes, 64);
+        assert_eq!(launch.user, kit.user);
+        assert_eq!(launch.bwrap, kit.bwrap);
+        assert_eq!(launch.scratch, PathBuf::from("/tmp/h"));
+        assert_eq!(launch.program, program);
+    }
+}
