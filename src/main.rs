@@ -37,6 +37,7 @@ fn main() -> ExitCode {
         Action::Check(options) => return conformed(conform::check(&options, &mut stdout())),
         Action::Fuzz(options) => return conformed(conform::fuzz(&options, &mut stdout())),
         Action::Cover(options) => return conformed(conform::cover(&options, &mut stdout())),
+        Action::Mark(options) => return marked(&options),
     };
     let opponent = play.cpu.map(Cpu::opponent);
     if !play.plain && io::stdin().is_terminal() && terminal::available() {
@@ -109,6 +110,17 @@ fn conformed(outcome: Result<Outcome, ConformError>) -> ExitCode {
             ExitCode::from(FAILURE)
         }
     }
+}
+
+/// `mark`, with its progress line on stderr when that is a terminal.
+fn marked(options: &conform::mark::MarkOptions) -> ExitCode {
+    let mut stderr = io::stderr();
+    let progress: Option<&mut dyn Write> = if stderr.is_terminal() {
+        Some(&mut stderr)
+    } else {
+        None
+    };
+    conformed(conform::mark::mark(options, &mut stdout(), progress))
 }
 
 fn print(text: &str) -> ExitCode {

@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::args::{self, CliError, HELP, Spec, VERSION};
+use crate::conform::mark::MarkOptions;
 use crate::conform::split::split;
 use crate::conform::{CheckOptions, CoverOptions, Format, FuzzOptions, Limit, MAX_JOBS, ReadArgs};
 
@@ -60,6 +61,8 @@ pub enum Sub {
     Fuzz,
     /// `cover`.
     Cover,
+    /// `mark`.
+    Mark,
 }
 
 impl Sub {
@@ -69,6 +72,7 @@ impl Sub {
             "check" => Some(Sub::Check),
             "fuzz" => Some(Sub::Fuzz),
             "cover" => Some(Sub::Cover),
+            "mark" => Some(Sub::Mark),
             _ => None,
         }
     }
@@ -79,6 +83,7 @@ impl Sub {
             Sub::Check => "check",
             Sub::Fuzz => "fuzz",
             Sub::Cover => "cover",
+            Sub::Mark => "mark",
         }
     }
 
@@ -88,6 +93,7 @@ impl Sub {
             Sub::Check => "gomoku-mist check",
             Sub::Fuzz => "gomoku-mist fuzz",
             Sub::Cover => "gomoku-mist cover",
+            Sub::Mark => "gomoku-mist mark",
         }
     }
 
@@ -97,6 +103,7 @@ impl Sub {
             Sub::Check => CHECK_HELP,
             Sub::Fuzz => FUZZ_HELP,
             Sub::Cover => COVER_HELP,
+            Sub::Mark => super::mark::HELP_TEXT,
         }
     }
 
@@ -105,6 +112,7 @@ impl Sub {
             Sub::Check => CHECK,
             Sub::Fuzz => FUZZ,
             Sub::Cover => COVER,
+            Sub::Mark => super::mark::SPECS,
         }
     }
 }
@@ -118,6 +126,8 @@ pub enum Parsed {
     Fuzz(FuzzOptions),
     /// Run `cover`.
     Cover(CoverOptions),
+    /// Run `mark`.
+    Mark(Box<MarkOptions>),
 }
 
 /// Reads the arguments after `check` or `fuzz`; `read_args` is how the
@@ -199,6 +209,8 @@ pub fn parse(sub: Sub, args: &[OsString], read_args: ReadArgs) -> Result<Parsed,
                 read_args,
             }))
         }
+        // Its options are many and its own: read by their own module.
+        Sub::Mark => super::mark::parse(args, read_args).map(|o| Parsed::Mark(Box::new(o))),
         Sub::Fuzz => {
             if let Some(stray) = given.arguments.first() {
                 return Err(CliError::UnexpectedArgument(stray.clone()));

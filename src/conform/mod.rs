@@ -16,6 +16,7 @@ pub mod clause;
 pub mod cover;
 pub mod fuzz;
 pub mod generate;
+pub mod mark;
 pub mod report;
 pub mod run;
 pub mod shrink;

@@ -1,0 +1,166 @@
+//! Correctness: the hidden-style suite run through `check`, and random
+//! sessions through `fuzz`, each read back from its own report, so that a
+//! mark says exactly what those commands would say to the student.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::super::{CheckOptions, Format, FuzzOptions, Limit, ReadArgs, check, fuzz};
+use super::marked::{Correctness, Failure, Fuzzed};
+
+/// How the suite and the fuzzing run.
+#[derive(Clone, Debug)]
+pub struct SuiteOptions {
+    /// The folder of cases.
+    pub suite: PathBuf,
+    /// How the reference reads a case's `.args`.
+    pub read_args: ReadArgs,
+    /// A run still going after this long is killed.
+    pub timeout: Duration,
+    /// How many runs at once.
+    pub jobs: usize,
+    /// How long to fuzz; `None` for not at all.
+    pub fuzz_time: Option<Duration>,
+    /// The fuzzing's seed: the same for every submission, so that each
+    /// meets the same sessions.
+    pub seed: u64,
+}
+
+/// Runs the suite and the fuzzing on `program`; fuzzing's failing cases
+/// are written under `fuzz_out`.
+///
+/// # Errors
+///
+/// Why the suite could not be run (a folder that cannot be read): a
+/// fault of the marker's command, not of the submission.
+pub fn correctness(
+    program: &Path,
+    opts: &SuiteOptions,
+    fuzz_out: &Path,
+) -> Result<Correctness, String> {
+    let command = vec![program.as_os_str().to_owned()];
+    let check_opts = CheckOptions {
+        program: Some(command.clone()),
+        paths: vec![opts.suite.clone()],
+        timeout: opts.timeout,
+        jobs: opts.jobs,
+        read_args: opts.read_args,
+        format: Format::Json,
+    };
+    let mut report = Vec::new();
+    check(&check_opts, &mut report).map_err(|e| e.to_string())?;
+    let mut found = read_check(&report)?;
+    found.suite = super::super::report::shown_path(&opts.suite);
+    found.fuzz = opts
+        .fuzz_time
+        .map(|time| run_fuzz(command, time, opts, fuzz_out));
+    Ok(found)
+}
+
+/// The cases of `check`'s JSON report.
+fn read_check(report: &[u8]) -> Result<Correctness, String> {
+    let report: Value =
+        serde_json::from_slice(report).map_err(|e| format!("cannot read check's report: {e}"))?;
+    let cases = report["cases"].as_array().cloned().unwrap_or_default();
+    let mut found = Correctness::default();
+    for case in &cases {
+        let text = |key: &str| case[key].as_str().unwrap_or_default().to_owned();
+        let path = text("path");
+        let decided = case["decisions"].as_array().is_some_and(|d| !d.is_empty());
+        let tally = if decided {
+            &mut found.decided
+        } else {
+            &mut found.rules
+        };
+        match case["verdict"].as_str() {
+            Some("pass") => {
+                tally.0 += 1;
+                tally.1 += 1;
+            }
+            Some("fail") => {
+                tally.1 += 1;
+                found.failures.push(Failure {
+                    case: path.clone(),
+                    reason: text("reason"),
+                    clause: case["clause"].as_str().map(str::to_owned),
+                    decided,
+                    detail: text("detail"),
+                });
+            }
+            _ => {
+                found.skipped += 1;
+                continue;
+            }
+        }
+        if text("reason") == "timed out" {
+            found.hung.push(PathBuf::from(path));
+        } else {
+            found.ended.push(PathBuf::from(path));
+        }
+    }
+    Ok(found)
+}
+
+fn run_fuzz(program: Vec<OsString>, time: Duration, opts: &SuiteOptions, out: &Path) -> Fuzzed {
+    let fuzz_opts = FuzzOptions {
+        program,
+        seed: opts.seed,
+        limit: Limit::Time(time),
+        out_dir: out.to_path_buf(),
+        timeout: opts.timeout,
+        jobs: opts.jobs,
+        // Each group is named, not shrunk: shrinking a program that hangs
+        // costs a timeout a step, and the budget is the marker's. The
+        // student shrinks with `fuzz` and the seed shown.
+        shrink_budget: 0,
+        assignment_only: false,
+    };
+    let mut report = Vec::new();
+    let result = fuzz(&fuzz_opts, &mut report);
+    let text = String::from_utf8_lossy(&report);
+    let mut fuzzed = Fuzzed {
+        time,
+        seed: opts.seed,
+        ..Fuzzed::default()
+    };
+    for line in text.lines() {
+        if let Some((cases, _)) = line.split_once(" cases in ") {
+            fuzzed.cases = cases.parse().unwrap_or(0);
+        } else if line.starts_with('[') {
+            fuzzed.groups.push(line.to_owned());
+        }
+    }
+    fuzzed.verdict = match result {
+        Ok(_) => text.lines().last().unwrap_or_default().to_owned(),
+        Err(e) => format!("fuzzing stopped: {e}"),
+    };
+    fuzzed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_report_is_tallied_by_rules_and_decisions() {
+        let report = br#"{
+  "passed": 2, "failed": 2, "skipped": 1,
+  "cases": [
+    {"path": "a.in", "verdict": "pass", "reason": "", "clause": null, "detail": "", "decisions": [], "seconds": 0.001},
+    {"path": "b.in", "verdict": "fail", "reason": "stdout", "clause": "WIN-LINE", "detail": "d", "decisions": [], "seconds": 0.001},
+    {"path": "c.in", "verdict": "fail", "reason": "timed out", "clause": "EOF-EXIT", "detail": "", "decisions": ["EOF-EXIT"], "seconds": 1.0},
+    {"path": "d.in", "verdict": "pass", "reason": "", "clause": null, "detail": "", "decisions": ["EOF-EXIT"], "seconds": 0.001},
+    {"path": "e.in", "verdict": "skip", "reason": "has .args", "clause": null, "detail": "", "decisions": [], "seconds": 0.0}
+  ]
+}"#;
+        let found = read_check(report).expect("a report of check");
+        assert_eq!((found.rules, found.decided, found.skipped), ((1, 2), (1, 2), 1));
+        assert_eq!(found.hung, [PathBuf::from("c.in")]);
+        assert_eq!(found.ended.len(), 3);
+        assert_eq!(found.failures[0].clause.as_deref(), Some("WIN-LINE"));
+        assert!(found.failures[1].decided);
+    }
+}
