@@ -138,7 +138,11 @@ pub enum Parsed {
 /// [`CliError`] names the first problem found.
 pub fn parse(sub: Sub, args: &[OsString], read_args: ReadArgs) -> Result<Parsed, CliError> {
     // `--help` and `--version`, which win over any mistake, were looked for
-    // by the caller.
+    // by the caller. `mark`'s options are many and its own: read by their
+    // own module, before the others' are looked for.
+    if sub == Sub::Mark {
+        return super::mark::parse(args, read_args).map(|o| Parsed::Mark(Box::new(o)));
+    }
     let given = args::read(sub.specs(), args.to_vec())?;
     let program = match given.value("--program") {
         None => None,
@@ -209,7 +213,6 @@ pub fn parse(sub: Sub, args: &[OsString], read_args: ReadArgs) -> Result<Parsed,
                 read_args,
             }))
         }
-        // Its options are many and its own: read by their own module.
         Sub::Mark => super::mark::parse(args, read_args).map(|o| Parsed::Mark(Box::new(o))),
         Sub::Fuzz => {
             if let Some(stray) = given.arguments.first() {

@@ -79,15 +79,25 @@ pub fn parse(args: &[OsString], read_args: ReadArgs) -> Result<MarkOptions, CliE
     };
     let timeout = match given.value("--timeout") {
         None => Duration::from_secs(5),
-        Some(v) => seconds(v, "--timeout").filter(|t| !t.is_zero()).ok_or_else(|| {
-            bad("--timeout", Some(v), "is not a number of seconds from above 0 to 1000000")
-        })?,
+        Some(v) => seconds(v, "--timeout")
+            .filter(|t| !t.is_zero())
+            .ok_or_else(|| {
+                bad(
+                    "--timeout",
+                    Some(v),
+                    "is not a number of seconds from above 0 to 1000000",
+                )
+            })?,
     };
     let fuzz_time = match given.value("--fuzz-time") {
         None => Some(Duration::from_secs(30)),
         Some(v) => {
             let t = seconds(v, "--fuzz-time").ok_or_else(|| {
-                bad("--fuzz-time", Some(v), "is not a number of seconds from 0 to 1000000")
+                bad(
+                    "--fuzz-time",
+                    Some(v),
+                    "is not a number of seconds from 0 to 1000000",
+                )
             })?;
             (!t.is_zero()).then_some(t)
         }
@@ -104,7 +114,11 @@ pub fn parse(args: &[OsString], read_args: ReadArgs) -> Result<MarkOptions, CliE
     };
     let jobs = match number("--jobs")? {
         Some(n) if n > MAX_JOBS as u64 => {
-            return Err(bad("--jobs", given.value("--jobs"), "is not a number from 0 to 256"));
+            return Err(bad(
+                "--jobs",
+                given.value("--jobs"),
+                "is not a number from 0 to 256",
+            ));
         }
         Some(n) if n > 0 => n as usize,
         _ => (2 * std::thread::available_parallelism().map_or(1, usize::from)).min(MAX_JOBS),
@@ -115,7 +129,11 @@ pub fn parse(args: &[OsString], read_args: ReadArgs) -> Result<MarkOptions, CliE
         Some((_, Some("asan"))) => Checker::Asan,
         Some((_, Some("none"))) => Checker::None,
         Some((v, _)) => {
-            return Err(bad("--memcheck", Some(v), "is not auto, valgrind, asan or none"));
+            return Err(bad(
+                "--memcheck",
+                Some(v),
+                "is not auto, valgrind, asan or none",
+            ));
         }
     };
     let weights = match given.value("--weights") {
@@ -155,9 +173,7 @@ pub fn parse(args: &[OsString], read_args: ReadArgs) -> Result<MarkOptions, CliE
         source,
         compiler,
         suite: SuiteOptions {
-            suite: given
-                .value("--tests")
-                .map_or_else(golden, PathBuf::from),
+            suite: given.value("--tests").map_or_else(golden, PathBuf::from),
             read_args,
             timeout,
             jobs,

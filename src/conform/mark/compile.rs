@@ -65,9 +65,7 @@ fn copy_sources(folder: &Path, build: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(build)?;
     for entry in std::fs::read_dir(folder)? {
         let path = entry?.path();
-        let source = path
-            .extension()
-            .is_some_and(|e| e == "c" || e == "h");
+        let source = path.extension().is_some_and(|e| e == "c" || e == "h");
         if source && path.is_file() {
             if let Some(name) = path.file_name() {
                 std::fs::copy(&path, build.join(name))?;
@@ -95,7 +93,9 @@ fn run_compiler(build: &Path, words: &[OsString]) -> (bool, String) {
         End::Code(0) => true,
         End::Code(_) | End::Signal => false,
         End::TimedOut(t) => {
-            messages.push_str(&format!("(the compiler was still running after {t:?}: killed)\n"));
+            messages.push_str(&format!(
+                "(the compiler was still running after {t:?}: killed)\n"
+            ));
             false
         }
         End::TooMuchOutput(_) => false,
@@ -139,6 +139,7 @@ pub fn compile(
     let errors: Vec<&str> = messages.lines().filter(|l| l.contains("error:")).collect();
     if !ok && !vlas.is_empty() && errors.iter().all(|l| l.contains("vla]")) {
         ok = run_compiler(&dir, &compiler.words(source, "gitm", &["-Wno-error=vla"])).0;
+        build.relaxed = ok;
     }
     build.compiled = ok;
     build.messages = trimmed(&messages);
@@ -150,7 +151,12 @@ pub fn compile(
 /// build: the program, or `None` if this compiler cannot.
 pub fn asan(source: &str, compiler: &Compiler, scratch: &Path) -> Option<PathBuf> {
     let dir = scratch.join("build");
-    let flags = ["-Wno-error", "-fsanitize=address", "-fno-omit-frame-pointer", "-g"];
+    let flags = [
+        "-Wno-error",
+        "-fsanitize=address",
+        "-fno-omit-frame-pointer",
+        "-g",
+    ];
     let (ok, _) = run_compiler(&dir, &compiler.words(source, "gitm-asan", &flags));
     ok.then(|| dir.join("gitm-asan"))
 }
@@ -171,9 +177,7 @@ fn vlas(messages: &str) -> Vec<Violation> {
                 .trim_start_matches("error:")
                 .trim_start_matches("warning:")
                 .trim();
-            let text = text
-                .rsplit_once(" [")
-                .map_or(text, |(message, _)| message);
+            let text = text.rsplit_once(" [").map_or(text, |(message, _)| message);
             Violation {
                 rule: Rule::Vla,
                 what: format!("{file}:{number}: {text}"),

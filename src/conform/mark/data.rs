@@ -48,6 +48,7 @@ pub fn submission(m: &Marked, marks: &Marks) -> Value {
         "folder": m.folder.display().to_string(),
         "note": NOT_OFFICIAL,
         "compiles": m.build.compiled,
+        "compiles_only_with_vla_allowed": m.build.relaxed,
         "compile_command": m.build.command,
         "compiler_messages": m.build.messages,
         "restrictions": Rule::ALL.iter().map(|r| json!({
@@ -108,7 +109,12 @@ pub fn gradescope(m: &Marked, marks: &Marks) -> String {
         "visibility": "visible",
     })];
     for rule in Rule::ALL {
-        let broken: Vec<&str> = m.broken.iter().filter(|v| v.rule == rule).map(|v| v.what.as_str()).collect();
+        let broken: Vec<&str> = m
+            .broken
+            .iter()
+            .filter(|v| v.rule == rule)
+            .map(|v| v.what.as_str())
+            .collect();
         tests.push(json!({
             "name": format!("restriction: {}", rule.title()),
             "score": 0,
@@ -159,20 +165,39 @@ fn xml(text: &str) -> String {
 
 /// JUnit XML: a test suite a submission, a test case a check.
 pub fn junit(all: &[(Marked, Marks)]) -> String {
-    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gomoku-mist mark\">\n");
+    let mut out = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gomoku-mist mark\">\n",
+    );
     for (m, marks) in all {
         let mut cases: Vec<(String, Option<String>)> = vec![(
             "compiles".into(),
             (!m.build.compiled).then(|| format!("{}\n{}", m.build.command, m.build.messages)),
         )];
         for rule in Rule::ALL {
-            let broken: Vec<&str> = m.broken.iter().filter(|v| v.rule == rule).map(|v| v.what.as_str()).collect();
-            cases.push((format!("restriction: {}", rule.title()), (!broken.is_empty()).then(|| broken.join("\n"))));
+            let broken: Vec<&str> = m
+                .broken
+                .iter()
+                .filter(|v| v.rule == rule)
+                .map(|v| v.what.as_str())
+                .collect();
+            cases.push((
+                format!("restriction: {}", rule.title()),
+                (!broken.is_empty()).then(|| broken.join("\n")),
+            ));
         }
         for part in &marks.parts {
             let full = part.score >= part.max && marks.zeroed.is_none();
             cases.push((
-                format!("{} {} of {}", part.id, if marks.zeroed.is_some() { 0.0 } else { part.score }, part.max),
+                format!(
+                    "{} {} of {}",
+                    part.id,
+                    if marks.zeroed.is_some() {
+                        0.0
+                    } else {
+                        part.score
+                    },
+                    part.max
+                ),
                 (!full).then(|| part.basis.clone()),
             ));
         }
@@ -198,7 +223,10 @@ pub fn junit(all: &[(Marked, Marks)]) -> String {
                 )),
             }
         }
-        out.push_str(&format!("    <system-out>{}</system-out>\n", xml(&text::page(m, marks))));
+        out.push_str(&format!(
+            "    <system-out>{}</system-out>\n",
+            xml(&text::page(m, marks))
+        ));
         out.push_str("  </testsuite>\n");
     }
     out.push_str("</testsuites>\n");
@@ -223,11 +251,23 @@ pub fn csv(all: &[(Marked, Marks)]) -> String {
     out.push('\n');
     for (m, marks) in all {
         let part = |id: &str| {
-            marks.parts.iter().find(|p| p.id == id).map_or(String::new(), |p| p.score.to_string())
+            marks
+                .parts
+                .iter()
+                .find(|p| p.id == id)
+                .map_or(String::new(), |p| p.score.to_string())
         };
-        let mut row = vec![field(&m.name), (if m.build.compiled { "yes" } else { "no" }).to_owned()];
+        let mut row = vec![
+            field(&m.name),
+            (if m.build.compiled { "yes" } else { "no" }).to_owned(),
+        ];
         for rule in Rule::ALL {
-            let broken: Vec<&str> = m.broken.iter().filter(|v| v.rule == rule).map(|v| v.what.as_str()).collect();
+            let broken: Vec<&str> = m
+                .broken
+                .iter()
+                .filter(|v| v.rule == rule)
+                .map(|v| v.what.as_str())
+                .collect();
             let unchecked = match rule {
                 Rule::ExtraFiles => false,
                 Rule::Vla => !m.build.compiled,

@@ -36,6 +36,9 @@ pub struct Build {
     pub command: String,
     /// Whether a program came out of it.
     pub compiled: bool,
+    /// Whether it came out only once variable-length arrays were allowed
+    /// (`-Wno-error=vla`): the course's command refuses it.
+    pub relaxed: bool,
     /// The compiler's messages, trimmed to their first lines.
     pub messages: String,
     /// The program built, when it compiled.

@@ -63,7 +63,10 @@ fn each_case<T: Send>(
     let results: std::sync::Mutex<Vec<Option<T>>> =
         std::sync::Mutex::new((0..cases.len()).map(|_| None).collect());
     std::thread::scope(|scope| {
-        for _ in 0..jobs.clamp(1, super::super::MAX_JOBS).min(cases.len().max(1)) {
+        for _ in 0..jobs
+            .clamp(1, super::super::MAX_JOBS)
+            .min(cases.len().max(1))
+        {
             scope.spawn(|| {
                 loop {
                     let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -92,7 +95,9 @@ fn sample(cases: &[PathBuf], most: usize) -> Vec<PathBuf> {
     if most == 0 || most >= cases.len() {
         return cases.to_vec();
     }
-    (0..most).map(|i| cases[i * cases.len() / most].clone()).collect()
+    (0..most)
+        .map(|i| cases[i * cases.len() / most].clone())
+        .collect()
 }
 
 /// Checks `program` on a sample of `ended` (the suite's cases that ended
@@ -135,6 +140,12 @@ pub fn memory(
                 }
             }
         }
+    }
+    // The tools name the program by its path in the scratch folder, which
+    // is gone by the time anyone reads the report.
+    let build = format!("{}/", scratch.join("build").display());
+    for (_, text) in &mut errors {
+        *text = text.replace(&build, "");
     }
     if with_errors > CASES_SHOWN {
         errors.push((
@@ -202,7 +213,10 @@ fn under_asan(program: &Path, input: &[u8], opts: &MemoryOptions) -> Option<Stri
                 || l.trim_start().starts_with("#0 ")
                 || l.starts_with("SUMMARY")
         })
-        .map(|l| l.split_once("==ERROR").map_or(l, |(_, m)| m.trim_start_matches(": ")))
+        .map(|l| {
+            l.split_once("==ERROR")
+                .map_or(l, |(_, m)| m.trim_start_matches(": "))
+        })
         .collect();
     (!lines.is_empty()).then(|| first_lines(&lines))
 }
@@ -242,7 +256,9 @@ fn peak(
         // A program killed by a signal gets a line of its own before the
         // number: the number is the last line.
         let text = std::fs::read_to_string(&file).unwrap_or_default();
-        text.lines().last().and_then(|l| l.trim().parse::<u64>().ok())
+        text.lines()
+            .last()
+            .and_then(|l| l.trim().parse::<u64>().ok())
     });
     let mut most: Option<(u64, String)> = None;
     for (path, kib) in cases.iter().zip(peaks) {

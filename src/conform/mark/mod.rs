@@ -256,12 +256,11 @@ fn mark_one(folder: &Path, name: &str, opts: &MarkOptions, jobs: usize) -> Marke
         jobs,
         ..opts.suite.clone()
     };
-    let correctness = suite::correctness(&program, &suite, &fuzz_out).unwrap_or_else(|e| {
-        Correctness {
+    let correctness =
+        suite::correctness(&program, &suite, &fuzz_out).unwrap_or_else(|e| Correctness {
             suite: format!("(not run: {e})"),
             ..Correctness::default()
-        }
-    });
+        });
     let asan = || compile::asan(&opts.source, &opts.compiler, scratch.path());
     let memory_opts = MemoryOptions {
         jobs,

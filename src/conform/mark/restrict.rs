@@ -19,25 +19,74 @@ const FORBIDDEN: &[(Rule, &[&str])] = &[
     (
         Rule::DynamicMemory,
         &[
-            "malloc", "calloc", "realloc", "reallocarray", "aligned_alloc", "posix_memalign",
-            "memalign", "valloc", "pvalloc", "free", "strdup", "strndup", "__strdup",
-            "__strndup", "asprintf", "vasprintf", "__asprintf", "getline", "getdelim",
-            "__getdelim", "open_memstream", "brk", "sbrk",
+            "malloc",
+            "calloc",
+            "realloc",
+            "reallocarray",
+            "aligned_alloc",
+            "posix_memalign",
+            "memalign",
+            "valloc",
+            "pvalloc",
+            "free",
+            "strdup",
+            "strndup",
+            "__strdup",
+            "__strndup",
+            "asprintf",
+            "vasprintf",
+            "__asprintf",
+            "getline",
+            "getdelim",
+            "__getdelim",
+            "open_memstream",
+            "brk",
+            "sbrk",
         ],
     ),
     (
         Rule::Files,
         &[
-            "fopen", "fopen64", "freopen", "freopen64", "fdopen", "fmemopen", "open", "open64",
-            "openat", "openat64", "__open_2", "__open64_2", "__openat_2", "__openat64_2",
-            "creat", "creat64", "tmpfile", "tmpfile64", "mkstemp", "mkstemp64", "mkostemp",
-            "opendir", "fdopendir", "remove", "unlink", "rename", "truncate",
+            "fopen",
+            "fopen64",
+            "freopen",
+            "freopen64",
+            "fdopen",
+            "fmemopen",
+            "open",
+            "open64",
+            "openat",
+            "openat64",
+            "__open_2",
+            "__open64_2",
+            "__openat_2",
+            "__openat64_2",
+            "creat",
+            "creat64",
+            "tmpfile",
+            "tmpfile64",
+            "mkstemp",
+            "mkstemp64",
+            "mkostemp",
+            "opendir",
+            "fdopendir",
+            "remove",
+            "unlink",
+            "rename",
+            "truncate",
         ],
     ),
     (
         Rule::MappedMemory,
         &[
-            "mmap", "mmap64", "munmap", "mremap", "shm_open", "shmget", "shmat", "memfd_create",
+            "mmap",
+            "mmap64",
+            "munmap",
+            "mremap",
+            "shm_open",
+            "shmget",
+            "shmat",
+            "memfd_create",
         ],
     ),
 ];
@@ -60,7 +109,9 @@ pub fn extra_files(folder: &Path, source: &str) -> Vec<Violation> {
             };
             // Links are not followed: a link out of the folder is not the
             // student's file, and a loop of links would never end.
-            let Ok(kind) = entry.file_type() else { continue };
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
             if kind.is_dir() {
                 if relative != Path::new("tests") {
                     folders.push(path);
@@ -127,7 +178,10 @@ mod tests {
 
     #[test]
     fn no_symbol_is_forbidden_twice() {
-        let mut all: Vec<&str> = FORBIDDEN.iter().flat_map(|(_, s)| s.iter().copied()).collect();
+        let mut all: Vec<&str> = FORBIDDEN
+            .iter()
+            .flat_map(|(_, s)| s.iter().copied())
+            .collect();
         let count = all.len();
         all.sort_unstable();
         all.dedup();

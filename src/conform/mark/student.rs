@@ -58,7 +58,9 @@ pub fn tests(folder: &Path) -> Tests {
             covered.extend(covered_by(&test.input));
         } else {
             // Shown as the reference's output against the test's.
-            found.wrong.push((shown, wrong.replace("    got      |", "    test's   |")));
+            found
+                .wrong
+                .push((shown, wrong.replace("    got      |", "    test's   |")));
         }
     }
     covered.sort_unstable();

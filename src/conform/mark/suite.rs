@@ -157,7 +157,10 @@ mod tests {
   ]
 }"#;
         let found = read_check(report).expect("a report of check");
-        assert_eq!((found.rules, found.decided, found.skipped), ((1, 2), (1, 2), 1));
+        assert_eq!(
+            (found.rules, found.decided, found.skipped),
+            ((1, 2), (1, 2), 1)
+        );
         assert_eq!(found.hung, [PathBuf::from("c.in")]);
         assert_eq!(found.ended.len(), 3);
         assert_eq!(found.failures[0].clause.as_deref(), Some("WIN-LINE"));

@@ -13,7 +13,8 @@ const MISSING_SHOWN: usize = 8;
 const DETAIL_LINES: usize = 6;
 
 /// What every report says first.
-pub const NOT_OFFICIAL: &str = "Not the course's official mark: what this kit could check, and how.";
+pub const NOT_OFFICIAL: &str =
+    "Not the course's official mark: what this kit could check, and how.";
 
 /// The page for one submission.
 pub fn page(m: &Marked, marks: &Marks) -> String {
@@ -30,7 +31,11 @@ pub fn page(m: &Marked, marks: &Marks) -> String {
         let _ = writeln!(out, "  zero: {why}");
     }
     for part in &marks.parts {
-        let would = if marks.zeroed.is_some() { " (zeroed)" } else { "" };
+        let would = if marks.zeroed.is_some() {
+            " (zeroed)"
+        } else {
+            ""
+        };
         let _ = writeln!(
             out,
             "  {} {} of {}{would}: {}",
@@ -45,7 +50,11 @@ fn write_build(out: &mut String, m: &Marked) {
     let _ = writeln!(
         out,
         "compiles: {} ({})",
-        if b.compiled { "yes" } else { "NO" },
+        match (b.compiled, b.relaxed) {
+            (true, false) => "yes",
+            (true, true) => "only with variable-length arrays allowed (-Wno-error=vla)",
+            (false, _) => "NO",
+        },
         b.command
     );
     if !b.messages.is_empty() {
@@ -99,7 +108,10 @@ fn write_correctness(out: &mut String, m: &Marked) {
         c.rules.0, c.rules.1, c.decided.0, c.decided.1
     );
     for f in c.failures.iter().take(FAILURES_SHOWN) {
-        let clause = f.clause.as_ref().map_or(String::new(), |c| format!(" [{c}]"));
+        let clause = f
+            .clause
+            .as_ref()
+            .map_or(String::new(), |c| format!(" [{c}]"));
         let decided = if f.decided {
             " (depends on this contract's decisions)"
         } else {
@@ -180,6 +192,7 @@ fn write_tests(out: &mut String, m: &Marked) {
     let t = &m.tests;
     if t.folder.is_none() {
         let _ = writeln!(out, "tests: no tests/ folder");
+        return;
     } else {
         let _ = writeln!(
             out,
@@ -189,7 +202,10 @@ fn write_tests(out: &mut String, m: &Marked) {
             t.no_out.len()
         );
         for (case, detail) in &t.wrong {
-            let _ = writeln!(out, "  WRONG {case}: its expected output is not the reference's");
+            let _ = writeln!(
+                out,
+                "  WRONG {case}: its expected output is not the reference's"
+            );
             for line in detail.lines() {
                 let _ = writeln!(out, "  {line}");
             }
@@ -224,7 +240,12 @@ fn write_tests(out: &mut String, m: &Marked) {
 /// The class summary: one line a submission, then the count.
 pub fn summary(all: &[(Marked, Marks)]) -> String {
     let mut out = String::new();
-    let width = all.iter().map(|(m, _)| m.name.len()).max().unwrap_or(4).max(4);
+    let width = all
+        .iter()
+        .map(|(m, _)| m.name.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
     let _ = writeln!(
         out,
         "{:<width$}  compiles  restrictions  correctness  tests  memory  total",
