@@ -13,6 +13,7 @@ use std::time::Duration;
 use super::super::run::{self, Limits};
 use super::super::{case, report};
 use super::marked::{Memory, Tool};
+use super::scratch::contained;
 
 /// valgrind runs a program this many times slower, or less: its runs get
 /// this many times the timeout.
@@ -110,6 +111,8 @@ pub fn memory(
     scratch: &Path,
 ) -> Memory {
     let cases = sample(ended, opts.cases);
+    // The runs' working folder (the suite's runs made it already).
+    let _ = std::fs::create_dir_all(scratch.join("run"));
     let valgrind = on_path("valgrind");
     let tool = match (opts.checker, &valgrind) {
         (Checker::None, _) => Err("not checked (--memcheck none)".to_owned()),
@@ -130,7 +133,7 @@ pub fn memory(
     if let Ok((tool, checker)) = &tool {
         let found = each_case(&cases, opts.jobs, &|n, input| match tool {
             Tool::Valgrind => under_valgrind(checker, program, input, opts, scratch, n),
-            Tool::Asan => under_asan(checker, input, opts),
+            Tool::Asan => under_asan(checker, input, opts, scratch),
         });
         for (path, found) in cases.iter().zip(found) {
             if let Some(found) = found {
@@ -171,13 +174,14 @@ fn under_valgrind(
     n: usize,
 ) -> Option<String> {
     let log = scratch.join(format!("valgrind-{n}.log"));
-    let command: Vec<OsString> = vec![
+    let words: Vec<OsString> = vec![
         valgrind.as_os_str().to_owned(),
         "--tool=memcheck".into(),
         "-q".into(),
         format!("--log-file={}", log.display()).into(),
         program.as_os_str().to_owned(),
     ];
+    let command = contained(&scratch.join("run"), false, &words);
     let limits = Limits {
         timeout: opts.timeout.saturating_mul(VALGRIND_SLOWDOWN),
         cap: CAP,
@@ -197,12 +201,22 @@ fn under_valgrind(
 }
 
 /// The errors an AddressSanitizer build reports for one run, if any.
-fn under_asan(program: &Path, input: &[u8], opts: &MemoryOptions) -> Option<String> {
+fn under_asan(
+    program: &Path,
+    input: &[u8],
+    opts: &MemoryOptions,
+    scratch: &Path,
+) -> Option<String> {
     let limits = Limits {
         timeout: opts.timeout.saturating_mul(2),
         cap: CAP,
     };
-    let ran = run::run(&[program.as_os_str().to_owned()], &[], input, limits);
+    let command = contained(
+        &scratch.join("run"),
+        false,
+        &[program.as_os_str().to_owned()],
+    );
+    let ran = run::run(&command, &[], input, limits);
     let text = String::from_utf8_lossy(&ran.stderr);
     let lines: Vec<&str> = text
         .lines()
@@ -240,7 +254,7 @@ fn peak(
     let time = on_path("time").ok_or("not measured: GNU time is not installed")?;
     let peaks = each_case(cases, opts.jobs, &|n, input| {
         let file = scratch.join(format!("peak-{n}"));
-        let command: Vec<OsString> = vec![
+        let words: Vec<OsString> = vec![
             time.as_os_str().to_owned(),
             "-f".into(),
             "%M".into(),
@@ -248,6 +262,7 @@ fn peak(
             file.as_os_str().to_owned(),
             program.as_os_str().to_owned(),
         ];
+        let command = contained(&scratch.join("run"), true, &words);
         let limits = Limits {
             timeout: opts.timeout,
             cap: CAP,

@@ -256,8 +256,9 @@ fn mark_one(folder: &Path, name: &str, opts: &MarkOptions, jobs: usize) -> Marke
         jobs,
         ..opts.suite.clone()
     };
+    let run_dir = scratch.path().join("run");
     let correctness =
-        suite::correctness(&program, &suite, &fuzz_out).unwrap_or_else(|e| Correctness {
+        suite::correctness(&program, &suite, &run_dir, &fuzz_out).unwrap_or_else(|e| Correctness {
             suite: format!("(not run: {e})"),
             ..Correctness::default()
         });

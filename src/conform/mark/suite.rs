@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::super::{CheckOptions, Format, FuzzOptions, Limit, ReadArgs, check, fuzz};
 use super::marked::{Correctness, Failure, Fuzzed};
+use super::scratch::contained;
 
 /// How the suite and the fuzzing run.
 #[derive(Clone, Debug)]
@@ -29,8 +30,9 @@ pub struct SuiteOptions {
     pub seed: u64,
 }
 
-/// Runs the suite and the fuzzing on `program`; fuzzing's failing cases
-/// are written under `fuzz_out`.
+/// Runs the suite and the fuzzing on `program`, in `run_dir` with
+/// [`contained`]'s limits; fuzzing's failing cases are written under
+/// `fuzz_out`.
 ///
 /// # Errors
 ///
@@ -39,9 +41,12 @@ pub struct SuiteOptions {
 pub fn correctness(
     program: &Path,
     opts: &SuiteOptions,
+    run_dir: &Path,
     fuzz_out: &Path,
 ) -> Result<Correctness, String> {
-    let command = vec![program.as_os_str().to_owned()];
+    std::fs::create_dir_all(run_dir)
+        .map_err(|e| format!("cannot make a folder to run it in: {e}"))?;
+    let command = contained(run_dir, true, &[program.as_os_str().to_owned()]);
     let check_opts = CheckOptions {
         program: Some(command.clone()),
         paths: vec![opts.suite.clone()],

@@ -66,7 +66,11 @@ fn write_build(out: &mut String, m: &Marked) {
 
 fn write_restrictions(out: &mut String, m: &Marked) {
     if m.broken.is_empty() {
-        let _ = writeln!(out, "restrictions: none broken");
+        let _ = writeln!(
+            out,
+            "restrictions: none broken (source files; variable-length arrays; dynamic memory, \
+             files and mapped memory among the functions the program imports)"
+        );
     } else {
         let _ = writeln!(out, "restrictions: BROKEN, the mark is zero");
         for rule in Rule::ALL {
@@ -107,6 +111,7 @@ fn write_correctness(out: &mut String, m: &Marked) {
         "  the assignment's rules: {} of {} passed; this contract's decisions: {} of {} (not scored)",
         c.rules.0, c.rules.1, c.decided.0, c.decided.1
     );
+    let _ = writeln!(out, "  {}", super::scratch::LIMITS);
     for f in c.failures.iter().take(FAILURES_SHOWN) {
         let clause = f
             .clause
