@@ -174,7 +174,7 @@ fn a_class_of_planted_submissions_is_marked_in_one_run() {
          mmap: compiles true, broken [mapped_memory=calls mmap], rules 5/5, memory {clean}, wrong tests 0, total 0.0\n\
          no-compile: compiles false, broken [], rules null/null, memory not checked, wrong tests 0, total 0.0\n\
          out-of-bounds: compiles true, broken [], rules 5/5, memory {oob_memory}, wrong tests 0, total 8.0\n\
-         vla: compiles true, broken [vla=gitm.c:72: ISO C90 forbids variable length array ‘line’], rules 5/5, memory {clean}, wrong tests 0, total 0.0\n\
+         vla: compiles true, broken [vla=gitm.c:72: ISO C90 forbids variable length array 'line'], rules 5/5, memory {clean}, wrong tests 0, total 0.0\n\
          wrong-test: compiles true, broken [], rules 5/5, memory {clean}, wrong tests 1, total 8.23\n"
     );
     let got = table(&report);

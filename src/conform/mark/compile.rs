@@ -78,7 +78,9 @@ fn copy_sources(folder: &Path, build: &Path) -> std::io::Result<()> {
 /// Runs the compiler in `build`: its messages (stderr merged into
 /// stdout, so that none is cut) and whether it succeeded.
 fn run_compiler(build: &Path, words: &[OsString]) -> (bool, String) {
-    let mut command: Vec<OsString> = ["sh", "-c", "cd \"$0\" && exec \"$@\" 2>&1"]
+    // In the C locale, the messages are the same words and quotes on
+    // every machine.
+    let mut command: Vec<OsString> = ["sh", "-c", "cd \"$0\" && LC_ALL=C exec \"$@\" 2>&1"]
         .map(OsString::from)
         .to_vec();
     command.push(build.as_os_str().to_owned());

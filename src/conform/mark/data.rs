@@ -257,10 +257,7 @@ pub fn csv(all: &[(Marked, Marks)]) -> String {
                 .find(|p| p.id == id)
                 .map_or(String::new(), |p| p.score.to_string())
         };
-        let mut row = vec![
-            field(&m.name),
-            (if m.build.compiled { "yes" } else { "no" }).to_owned(),
-        ];
+        let mut row = vec![field(&m.name), text::compiles_word(m).to_owned()];
         for rule in Rule::ALL {
             let broken: Vec<&str> = m
                 .broken

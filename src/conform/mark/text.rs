@@ -251,10 +251,16 @@ pub fn summary(all: &[(Marked, Marks)]) -> String {
         .max()
         .unwrap_or(4)
         .max(4);
+    let cw = all
+        .iter()
+        .map(|(m, _)| compiles_word(m).len())
+        .max()
+        .unwrap_or(8)
+        .max(8);
     let _ = writeln!(
         out,
-        "{:<width$}  compiles  restrictions  correctness  tests  memory  total",
-        "name"
+        "{:<width$}  {:<cw$}  restrictions  correctness  tests  memory       total",
+        "name", "compiles"
     );
     for (m, marks) in all {
         let part = |id: &str| {
@@ -264,16 +270,18 @@ pub fn summary(all: &[(Marked, Marks)]) -> String {
                 .find(|p| p.id == id)
                 .map_or("-".to_owned(), |p| p.score.to_string())
         };
+        let broken = if !m.broken.is_empty() {
+            format!("{} broken", m.broken.len())
+        } else if !m.build.compiled {
+            "not checked".to_owned()
+        } else {
+            "ok".to_owned()
+        };
         let _ = writeln!(
             out,
-            "{:<width$}  {:<8}  {:<12}  {:<11}  {:<5}  {:<6}  {}",
+            "{:<width$}  {:<cw$}  {broken:<12}  {:<11}  {:<5}  {:<11}  {}",
             m.name,
-            if m.build.compiled { "yes" } else { "no" },
-            if m.broken.is_empty() {
-                "ok".to_owned()
-            } else {
-                format!("{} broken", m.broken.len())
-            },
+            compiles_word(m),
             part("correctness"),
             part("tests"),
             memory_word(m),
@@ -287,6 +295,16 @@ pub fn summary(all: &[(Marked, Marks)]) -> String {
         all.len()
     );
     out
+}
+
+/// `yes`, `no`, or `no (yes with VLAs allowed)`, for the summary and the
+/// CSV.
+pub fn compiles_word(m: &Marked) -> &'static str {
+    match (m.build.compiled, m.build.relaxed) {
+        (true, false) => "yes",
+        (true, true) => "no (yes with VLAs allowed)",
+        (false, _) => "no",
+    }
 }
 
 /// `ok`, `errors` or `not checked`, for the summary and the CSV.
