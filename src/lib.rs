@@ -27,7 +27,9 @@
 //!   [`terminal`] (a person typing: our own line editor, boards, hints),
 //!   [`gomocup`] (the Gomocup brain), [`conform`] (`check`, `fuzz` and
 //!   `cover`: other implementations run against cases and the reference,
-//!   each disagreement blamed on a clause of the contract). What two
+//!   each disagreement blamed on a clause of the contract; and `mark`, a
+//!   student's C submission marked along the assignment's whole scheme
+//!   on top of them). What two
 //!   shells share lives below them: [`rng`] (the seeded generator) and
 //!   [`cli::args`] (the generic command-line reader).
 //! - [`cli`], on top: the command line of every command, by one set of

@@ -3,7 +3,10 @@
 //! `fuzz` makes random sessions, compares the program with the reference
 //! run in-process, groups the disagreements by the clause of the contract
 //! they break ([`clause`], [`trace`]) and shrinks one case of each group;
-//! `cover` tells which scenarios a folder of cases exercises.
+//! `cover` tells which scenarios a folder of cases exercises. [`mark`]
+//! builds a student's C submission and marks it along the assignment's
+//! whole scheme (restrictions, the three commands above, memory), for one
+//! submission or a class.
 //!
 //! This is a shell over the core: it starts processes, reads files and
 //! writes reports. The reference it compares with is
