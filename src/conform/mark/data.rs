@@ -20,12 +20,14 @@ pub fn submission(m: &Marked, marks: &Marks) -> Value {
             "rules": {"passed": c.rules.0, "run": c.rules.1},
             "decisions": {"passed": c.decided.0, "run": c.decided.1},
             "skipped": c.skipped,
+            "not_run_at_end_of_input": c.not_run_at_eof,
             "failures": c.failures.iter().map(|f| json!({
                 "case": f.case, "reason": f.reason, "clause": f.clause,
                 "depends_on_decisions": f.decided, "detail": f.detail,
             })).collect::<Vec<_>>(),
             "fuzz": c.fuzz.as_ref().map(|f| json!({
                 "seconds": f.time.as_secs_f64(), "seed": f.seed, "sessions": f.cases,
+                "assignment_only": f.assignment_only,
                 "verdict": f.verdict, "groups": f.groups,
             })),
         })

@@ -114,6 +114,9 @@ pub struct Correctness {
     pub decided: (usize, usize),
     /// Cases not run, as `check` skipped them.
     pub skipped: usize,
+    /// Cases that end the input mid-game, not run because the program
+    /// did not stop at end of input (each would have cost the timeout).
+    pub not_run_at_eof: usize,
     /// The failures, in path order.
     pub failures: Vec<Failure>,
     /// The fuzzing, if it ran.
@@ -146,6 +149,9 @@ pub struct Fuzzed {
     pub time: Duration,
     /// The seed.
     pub seed: u64,
+    /// Whether only sessions that end with `term` or the game's end were
+    /// made (for a program that does not stop at end of input).
+    pub assignment_only: bool,
     /// How many sessions ran.
     pub cases: u64,
     /// The last line of its report: the count of failures and groups.

@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::super::{CheckOptions, Format, FuzzOptions, Limit, ReadArgs, check, fuzz};
+use super::super::run::{self, End, Limits};
+use super::super::{CheckOptions, Format, FuzzOptions, Limit, ReadArgs, case, check, fuzz, trace};
 use super::marked::{Correctness, Failure, Fuzzed};
 use super::scratch::contained;
 
@@ -47,9 +48,15 @@ pub fn correctness(
     std::fs::create_dir_all(run_dir)
         .map_err(|e| format!("cannot make a folder to run it in: {e}"))?;
     let command = contained(run_dir, true, &[program.as_os_str().to_owned()]);
+    let hangs = hangs_at_end_of_input(&command, opts.timeout);
+    let (paths, not_run_at_eof) = if hangs {
+        cases_not_ending_at_eof(&opts.suite)?
+    } else {
+        (vec![opts.suite.clone()], 0)
+    };
     let check_opts = CheckOptions {
         program: Some(command.clone()),
-        paths: vec![opts.suite.clone()],
+        paths,
         timeout: opts.timeout,
         jobs: opts.jobs,
         read_args: opts.read_args,
@@ -58,11 +65,46 @@ pub fn correctness(
     let mut report = Vec::new();
     check(&check_opts, &mut report).map_err(|e| e.to_string())?;
     let mut found = read_check(&report)?;
+    found.not_run_at_eof = not_run_at_eof;
     found.suite = super::super::report::shown_path(&opts.suite);
     found.fuzz = opts
         .fuzz_time
-        .map(|time| run_fuzz(command, time, opts, fuzz_out));
+        .map(|time| run_fuzz(command, time, opts, fuzz_out, hangs));
     Ok(found)
+}
+
+/// Whether the program is still running `timeout` after its input, one
+/// `who` and no `term`, ended: a program that does not stop at end of
+/// input would cost the timeout on every case that ends mid-game.
+fn hangs_at_end_of_input(command: &[OsString], timeout: Duration) -> bool {
+    let limits = Limits {
+        timeout,
+        cap: 1 << 20,
+    };
+    matches!(
+        run::run(command, &[], b"who\n", limits).end,
+        End::TimedOut(_)
+    )
+}
+
+/// The suite's cases that do not end the input mid-game (by how the
+/// reference plays them), and how many do.
+fn cases_not_ending_at_eof(suite: &Path) -> Result<(Vec<PathBuf>, usize), String> {
+    let paths = case::find(&[suite.to_path_buf()]).map_err(|e| e.to_string())?;
+    let mut kept = Vec::new();
+    let mut left = 0;
+    for path in paths {
+        let at_eof = case::unreadable(&path).is_none()
+            && case::read(&path).is_ok_and(|c| {
+                !c.has_args && trace::trace(&c.input).stop == trace::Stop::EndOfInput
+            });
+        if at_eof {
+            left += 1;
+        } else {
+            kept.push(path);
+        }
+    }
+    Ok((kept, left))
 }
 
 /// The cases of `check`'s JSON report.
@@ -109,7 +151,16 @@ fn read_check(report: &[u8]) -> Result<Correctness, String> {
     Ok(found)
 }
 
-fn run_fuzz(program: Vec<OsString>, time: Duration, opts: &SuiteOptions, out: &Path) -> Fuzzed {
+/// Fuzzes for `time`; a program that `hangs` at end of input only with
+/// sessions that end with `term` or the game's end (`--assignment-only`),
+/// where each hang would cost the timeout and find nothing new.
+fn run_fuzz(
+    program: Vec<OsString>,
+    time: Duration,
+    opts: &SuiteOptions,
+    out: &Path,
+    hangs: bool,
+) -> Fuzzed {
     let fuzz_opts = FuzzOptions {
         program,
         seed: opts.seed,
@@ -121,7 +172,7 @@ fn run_fuzz(program: Vec<OsString>, time: Duration, opts: &SuiteOptions, out: &P
         // costs a timeout a step, and the budget is the marker's. The
         // student shrinks with `fuzz` and the seed shown.
         shrink_budget: 0,
-        assignment_only: false,
+        assignment_only: hangs,
     };
     let mut report = Vec::new();
     let result = fuzz(&fuzz_opts, &mut report);
@@ -129,6 +180,7 @@ fn run_fuzz(program: Vec<OsString>, time: Duration, opts: &SuiteOptions, out: &P
     let mut fuzzed = Fuzzed {
         time,
         seed: opts.seed,
+        assignment_only: hangs,
         ..Fuzzed::default()
     };
     for line in text.lines() {

@@ -111,6 +111,14 @@ fn write_correctness(out: &mut String, m: &Marked) {
         "  the assignment's rules: {} of {} passed; this contract's decisions: {} of {} (not scored)",
         c.rules.0, c.rules.1, c.decided.0, c.decided.1
     );
+    if c.not_run_at_eof > 0 {
+        let _ = writeln!(
+            out,
+            "  not run: {} cases that end the input mid-game: the program did not stop at end of \
+             input (given `who` and no `term`, it was still running after the timeout)",
+            c.not_run_at_eof
+        );
+    }
     let _ = writeln!(out, "  {}", super::scratch::LIMITS);
     for f in c.failures.iter().take(FAILURES_SHOWN) {
         let clause = f
@@ -141,8 +149,16 @@ fn write_correctness(out: &mut String, m: &Marked) {
         Some(f) => {
             let _ = writeln!(
                 out,
-                "  fuzzing for {:?} (seed {}): {} sessions; {}",
-                f.time, f.seed, f.cases, f.verdict
+                "  fuzzing for {:?} (seed {}{}): {} sessions; {}",
+                f.time,
+                f.seed,
+                if f.assignment_only {
+                    ", sessions that end with term or the game's end"
+                } else {
+                    ""
+                },
+                f.cases,
+                f.verdict
             );
             for group in &f.groups {
                 let _ = writeln!(out, "    {group}");
