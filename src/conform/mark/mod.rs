@@ -167,16 +167,16 @@ pub fn mark(
         Ok(())
     })?;
     match opts.format {
-        Format::Text if all.len() > 1 => write!(out, "{}", text::summary(&all))?,
-        Format::Text => {}
-        Format::Json => write!(out, "{}", data::all(&all))?,
-        Format::Gradescope => {
+        MarkFormat::Text if all.len() > 1 => write!(out, "{}", text::summary(&all))?,
+        MarkFormat::Text => {}
+        MarkFormat::Json => write!(out, "{}", data::all(&all))?,
+        MarkFormat::Gradescope => {
             for (m, marks) in &all {
                 write!(out, "{}", data::gradescope(m, marks))?;
             }
         }
-        Format::Junit => write!(out, "{}", data::junit(&all))?,
-        Format::Csv => write!(out, "{}", data::csv(&all))?,
+        MarkFormat::Junit => write!(out, "{}", data::junit(&all))?,
+        MarkFormat::Csv => write!(out, "{}", data::csv(&all))?,
     }
     out.flush()?;
     if let Some(dir) = &opts.out_dir {
@@ -192,8 +192,6 @@ pub fn mark(
         Outcome::Failed
     })
 }
-
-use MarkFormat as Format;
 
 /// Each submission's name: its folder's, made unique with `-2`, `-3`, ...
 fn names(folders: &[PathBuf]) -> Vec<String> {
