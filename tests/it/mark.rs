@@ -366,3 +366,62 @@ fn mark_usage_errors_name_the_option_and_exit_2() {
         assert!(stderr.contains(want), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn the_progress_line_counts_the_submissions_and_names_the_one_being_marked() {
+    use gomoku_mist::conform::mark::compile::Compiler;
+    use gomoku_mist::conform::mark::memory::{Checker, MemoryOptions};
+    use gomoku_mist::conform::mark::score::Weights;
+    use gomoku_mist::conform::mark::suite::SuiteOptions;
+    use gomoku_mist::conform::mark::{self, MarkFormat, MarkOptions};
+
+    // Submissions that do not compile: whether or not there is a compiler,
+    // each is marked at once.
+    let opts = MarkOptions {
+        submissions: vec![
+            root().join("tests/mark/class/no-compile"),
+            root().join("tests/mark/class/no-compile"),
+        ],
+        source: "gitm.c".into(),
+        compiler: Compiler::course(),
+        suite: SuiteOptions {
+            suite: root().join("tests/mark/suite"),
+            read_args: gomoku_mist::cli::setup,
+            timeout: Duration::from_secs(5),
+            jobs: 1,
+            fuzz_time: None,
+            seed: 1,
+        },
+        memory: MemoryOptions {
+            checker: Checker::None,
+            cases: 1,
+            timeout: Duration::from_secs(5),
+            jobs: 1,
+        },
+        weights: Weights::default(),
+        format: MarkFormat::Csv,
+        out_dir: None,
+        jobs: 1,
+    };
+    let (mut out, mut progress) = (Vec::new(), Vec::new());
+    mark::mark(&opts, &mut out, Some(&mut progress)).expect("mark runs");
+    let progress = String::from_utf8(progress).expect("UTF-8");
+    let lines: Vec<&str> = progress
+        .split("\r\x1b[K")
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "[0 of 2 marked] marking no-compile",
+            "[1 of 2 marked] marking no-compile",
+            "[1 of 2 marked] marking no-compile-2",
+            "[2 of 2 marked] marking no-compile-2",
+        ]
+    );
+    let csv = String::from_utf8(out).expect("UTF-8");
+    assert!(
+        csv.contains("\nno-compile,no,") && csv.contains("\nno-compile-2,no,"),
+        "{csv}"
+    );
+}

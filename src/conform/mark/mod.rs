@@ -132,22 +132,21 @@ pub fn mark(
             });
         }
         drop(send);
-        let (mut started, mut done) = (0, 0);
+        let mut done = 0;
+        // The submission last started: the one the line names.
+        let mut current = "";
         let mut waiting = BTreeMap::new();
         for (index, marked) in events {
             match marked {
-                None => started += 1,
+                None => current = names.get(index).map_or("", String::as_str),
                 Some(marked) => {
                     done += 1;
                     waiting.insert(index, marked);
                 }
             }
             if let Some(p) = progress.as_mut() {
-                let name = names.get(index).map_or("", String::as_str);
-                let _ = write!(
-                    p,
-                    "\r\x1b[K[{done} of {total} marked, {started} started] {name}"
-                );
+                // Each line overwrites the last: `\r`, then erase to its end.
+                let _ = write!(p, "\r\x1b[K[{done} of {total} marked] marking {current}");
                 let _ = p.flush();
             }
             while let Some(marked) = waiting.remove(&all.len()) {
