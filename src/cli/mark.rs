@@ -26,6 +26,7 @@ pub const SPECS: &[Spec] = &[
     Spec::valued("--timeout", "SECS"),
     Spec::valued("--memcheck", "TOOL"),
     Spec::valued("--memory-cases", "N"),
+    Spec::valued("--peak-limit", "MIB"),
     Spec::valued("--weights", "WEIGHTS"),
     Spec::valued("--format", "FORMAT"),
     Spec::valued("--out", "DIR"),
@@ -185,6 +186,7 @@ pub fn parse(args: &[OsString], read_args: ReadArgs) -> Result<MarkOptions, CliE
             cases: usize::try_from(number("--memory-cases")?.unwrap_or(20)).unwrap_or(usize::MAX),
             timeout,
             jobs,
+            limit_kib: number("--peak-limit")?.map(|mib| mib.saturating_mul(1024)),
         },
         weights,
         format,
@@ -224,7 +226,8 @@ pub const HELP_TEXT: &str = "\
 Usage: gomoku-mist mark [--source FILE] [--cc CMD] [--cflags FLAGS]
                         [--tests DIR] [--fuzz-time SECS] [--seed N]
                         [--timeout SECS] [--memcheck TOOL] [--memory-cases N]
-                        [--weights WEIGHTS] [--format FORMAT] [--out DIR]
+                        [--peak-limit MIB] [--weights WEIGHTS]
+                        [--format FORMAT] [--out DIR]
                         [--jobs N] SUBMISSION...
 
 Marks each SUBMISSION (a folder holding the C source, and optionally the
@@ -272,6 +275,8 @@ Options:
                      where installed, else AddressSanitizer]
   --memory-cases N   cases run under the memory checker, 0 for all
                      [default: 20]
+  --peak-limit MIB   a peak resident memory above this is excessive: the
+                     memory part then scores nothing [default: no limit]
   --weights WEIGHTS  what each part is worth, 0 for not counted, e.g.
                      correctness=8,tests=2,memory=1
                      [default: correctness=8,tests=2,memory=0]

@@ -397,6 +397,7 @@ fn the_progress_line_counts_the_submissions_and_names_the_one_being_marked() {
             cases: 1,
             timeout: Duration::from_secs(5),
             jobs: 1,
+            limit_kib: None,
         },
         weights: Weights::default(),
         format: MarkFormat::Csv,

@@ -42,6 +42,8 @@ pub fn submission(m: &Marked, marks: &Marks) -> Value {
             "peak_kib": mem.peak.as_ref().ok().map(|p| p.0),
             "peak_case": mem.peak.as_ref().ok().map(|p| &p.1),
             "peak_not_measured": mem.peak.as_ref().err(),
+            "peak_limit_kib": mem.limit_kib,
+            "over_limit": mem.over_limit(),
         })
     });
     let t = &m.tests;

@@ -191,6 +191,15 @@ pub struct Memory {
     /// The largest resident memory of the runs, in KiB, and the case;
     /// or why it was not measured.
     pub peak: Result<(u64, String), String>,
+    /// The most resident memory allowed, in KiB, if the marker set one.
+    pub limit_kib: Option<u64>,
+}
+
+impl Memory {
+    /// Whether the peak was measured and went over the limit.
+    pub fn over_limit(&self) -> bool {
+        matches!((&self.peak, self.limit_kib), (Ok((kib, _)), Some(limit)) if *kib > limit)
+    }
 }
 
 /// The student's own tests.

@@ -50,6 +50,9 @@ pub struct MemoryOptions {
     pub timeout: Duration,
     /// How many runs at once.
     pub jobs: usize,
+    /// The most resident memory allowed, in KiB: a peak above it is
+    /// excessive memory.
+    pub limit_kib: Option<u64>,
 }
 
 /// `run` on each case's input (with the case's number), `jobs` at a
@@ -161,6 +164,7 @@ pub fn memory(
         tool: tool.map(|(t, _)| t),
         errors,
         peak: peak(program, &cases, opts, scratch),
+        limit_kib: opts.limit_kib,
     }
 }
 

@@ -12,8 +12,8 @@
 //! - tests: the weight times the share of the assignment's scenarios
 //!   (`cover`'s, rules only) that the student's right tests cover.
 //! - memory (weight 0 by default): the whole weight when the memory
-//!   checker found no error, none when it found one; not counted at all
-//!   when no checker could run.
+//!   checker found no error and the peak stayed within `--peak-limit`,
+//!   none otherwise; not counted at all when no checker could run.
 
 use super::marked::Marked;
 
@@ -169,17 +169,17 @@ pub fn marks(marked: &Marked, weights: &Weights) -> Marks {
             }),
             Some(m) => {
                 if let Ok(tool) = m.tool {
-                    let clean = m.errors.is_empty();
+                    let clean = m.errors.is_empty() && !m.over_limit();
+                    let verdict = match (m.errors.is_empty(), m.over_limit()) {
+                        (false, _) => "errors",
+                        (true, true) => "no error, but the peak is over the limit",
+                        (true, false) => "no error",
+                    };
                     parts.push(Part {
                         id: "memory",
                         score: if clean { w } else { 0.0 },
                         max: w,
-                        basis: format!(
-                            "{} on {} cases: {}",
-                            tool.name(),
-                            m.cases.0,
-                            if clean { "no error" } else { "errors" }
-                        ),
+                        basis: format!("{} on {} cases: {verdict}", tool.name(), m.cases.0),
                     });
                 }
             }
@@ -206,7 +206,46 @@ pub fn marks(marked: &Marked, weights: &Weights) -> Marks {
 
 #[cfg(test)]
 mod tests {
+    use super::super::marked::{Build, Memory, Tool};
     use super::*;
+
+    #[test]
+    fn memory_over_the_peak_limit_scores_nothing_and_says_why() {
+        let memory = |peak| Memory {
+            tool: Ok(Tool::Valgrind),
+            cases: (4, 9),
+            errors: Vec::new(),
+            peak: Ok((peak, "a.in".to_owned())),
+            limit_kib: Some(1024),
+        };
+        let weights = Weights::parse("memory=1").expect("weights");
+        let part = |peak| {
+            let marked = Marked {
+                build: Build {
+                    compiled: true,
+                    ..Build::default()
+                },
+                memory: Some(memory(peak)),
+                ..Marked::default()
+            };
+            marks(&marked, &weights)
+                .parts
+                .into_iter()
+                .find(|p| p.id == "memory")
+                .map(|p| (p.score, p.basis))
+        };
+        assert_eq!(
+            part(2000),
+            Some((
+                0.0,
+                "valgrind memcheck on 4 cases: no error, but the peak is over the limit".into()
+            ))
+        );
+        assert_eq!(
+            part(1000),
+            Some((1.0, "valgrind memcheck on 4 cases: no error".into()))
+        );
+    }
 
     #[test]
     fn weights_name_their_parts() {

@@ -66,10 +66,14 @@ fn write_build(out: &mut String, m: &Marked) {
 
 fn write_restrictions(out: &mut String, m: &Marked) {
     if m.broken.is_empty() {
+        let imports = if m.imports_unread.is_none() {
+            "; dynamic memory, files and mapped memory among the functions the program imports"
+        } else {
+            ""
+        };
         let _ = writeln!(
             out,
-            "restrictions: none broken (source files; variable-length arrays; dynamic memory, \
-             files and mapped memory among the functions the program imports)"
+            "restrictions: none broken (source files; variable-length arrays{imports})"
         );
     } else {
         let _ = writeln!(out, "restrictions: BROKEN, the mark is zero");
@@ -201,7 +205,12 @@ fn write_memory(out: &mut String, m: &Marked) {
     }
     match &mem.peak {
         Ok((kib, case)) => {
-            let _ = writeln!(out, "  peak resident memory: {kib} KiB (in {case})");
+            let limit = match mem.limit_kib {
+                Some(limit) if *kib > limit => format!("; OVER the limit of {limit} KiB"),
+                Some(limit) => format!("; the limit is {limit} KiB"),
+                None => String::new(),
+            };
+            let _ = writeln!(out, "  peak resident memory: {kib} KiB (in {case}{limit})");
         }
         Err(why) => {
             let _ = writeln!(out, "  peak resident memory: {why}");
@@ -326,8 +335,9 @@ pub fn compiles_word(m: &Marked) -> &'static str {
 /// `ok`, `errors` or `not checked`, for the summary and the CSV.
 pub fn memory_word(m: &Marked) -> &'static str {
     match &m.memory {
-        Some(mem) if mem.tool.is_ok() && mem.errors.is_empty() => "ok",
-        Some(mem) if mem.tool.is_ok() => "errors",
+        Some(mem) if mem.tool.is_ok() && !mem.errors.is_empty() => "errors",
+        Some(mem) if mem.over_limit() => "over limit",
+        Some(mem) if mem.tool.is_ok() => "ok",
         _ => "not checked",
     }
 }
