@@ -32,7 +32,8 @@
 //!   each disagreement put on the input line that caused it, found by
 //!   running the program again, and on that line's clause of the
 //!   contract; each program run contained, through this binary as its
-//!   launcher). What two
+//!   launcher; and `mark`, a student's C submission marked along the
+//!   assignment's whole scheme on top of them). What two
 //!   shells share lives below them: [`rng`] (the seeded generator) and
 //!   [`cli::args`] (the generic command-line reader).
 //! - [`cli`], on top: the command line of every command, by one set of

@@ -58,6 +58,7 @@ fn main() -> ExitCode {
             return conformed(outcome);
         }
         Action::Cover(options) => return conformed(conform::cover(&options, &mut stdout())),
+        Action::Mark(options) => return marked(&options),
     };
     let opponent = play.cpu.map(Cpu::opponent);
     if !play.plain && io::stdin().is_terminal() && terminal::available() {
@@ -165,6 +166,17 @@ fn contain(contain: &sandbox::Contain, program: &[OsString]) -> Result<(), ExitC
         }
     }
     Ok(())
+}
+
+/// `mark`, with its progress line on stderr when that is a terminal.
+fn marked(options: &conform::mark::MarkOptions) -> ExitCode {
+    let mut stderr = io::stderr();
+    let progress: Option<&mut dyn Write> = if stderr.is_terminal() {
+        Some(&mut stderr)
+    } else {
+        None
+    };
+    conformed(conform::mark::mark(options, &mut stdout(), progress))
 }
 
 fn print(text: &str) -> ExitCode {

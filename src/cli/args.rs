@@ -147,7 +147,7 @@ pub const VERSION: Spec = Spec {
 };
 
 /// The subcommands, which may only come first.
-pub const SUBCOMMANDS: &[&str] = &["check", "fuzz", "cover"];
+pub const SUBCOMMANDS: &[&str] = &["check", "fuzz", "cover", "mark"];
 
 /// What a command line said once the shared rules were applied: each
 /// option at most once, with its value if it takes one, and the arguments.

@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::args::{self, CliError, HELP, Spec, VERSION};
+use crate::conform::mark::MarkOptions;
 use crate::conform::sandbox::Contain;
 use crate::conform::split::split;
 use crate::conform::{CheckOptions, CoverOptions, Format, FuzzOptions, Limit, MAX_JOBS, ReadArgs};
@@ -69,6 +70,8 @@ pub enum Sub {
     Fuzz,
     /// `cover`.
     Cover,
+    /// `mark`.
+    Mark,
 }
 
 impl Sub {
@@ -81,6 +84,7 @@ impl Sub {
             "check" => Some(Sub::Check),
             "fuzz" => Some(Sub::Fuzz),
             "cover" => Some(Sub::Cover),
+            "mark" => Some(Sub::Mark),
             _ => None,
         }
     }
@@ -91,6 +95,7 @@ impl Sub {
             Sub::Check => "check",
             Sub::Fuzz => "fuzz",
             Sub::Cover => "cover",
+            Sub::Mark => "mark",
         }
     }
 
@@ -100,6 +105,7 @@ impl Sub {
             Sub::Check => "gomoku-mist check",
             Sub::Fuzz => "gomoku-mist fuzz",
             Sub::Cover => "gomoku-mist cover",
+            Sub::Mark => "gomoku-mist mark",
         }
     }
 
@@ -109,6 +115,7 @@ impl Sub {
             Sub::Check => CHECK_HELP,
             Sub::Fuzz => FUZZ_HELP,
             Sub::Cover => COVER_HELP,
+            Sub::Mark => super::mark::HELP_TEXT,
         }
     }
 
@@ -117,6 +124,7 @@ impl Sub {
             Sub::Check => CHECK,
             Sub::Fuzz => FUZZ,
             Sub::Cover => COVER,
+            Sub::Mark => super::mark::SPECS,
         }
     }
 }
@@ -130,6 +138,8 @@ pub enum Parsed {
     Fuzz(FuzzOptions),
     /// Run `cover`.
     Cover(CoverOptions),
+    /// Run `mark`.
+    Mark(Box<MarkOptions>),
 }
 
 /// Reads the arguments after `check` or `fuzz`; `read_args` is how the
@@ -140,7 +150,11 @@ pub enum Parsed {
 /// [`CliError`] names the first problem found.
 pub fn parse(sub: Sub, args: &[OsString], read_args: ReadArgs) -> Result<Parsed, CliError> {
     // `--help` and `--version`, which win over any mistake, were looked for
-    // by the caller.
+    // by the caller. `mark`'s options are many and its own: read by their
+    // own module, before the others' are looked for.
+    if sub == Sub::Mark {
+        return super::mark::parse(args, read_args).map(|o| Parsed::Mark(Box::new(o)));
+    }
     let given = args::read(sub.specs(), args.to_vec())?;
     let program = match given.value("--program") {
         None => None,
@@ -227,6 +241,7 @@ pub fn parse(sub: Sub, args: &[OsString], read_args: ReadArgs) -> Result<Parsed,
                 read_args,
             }))
         }
+        Sub::Mark => super::mark::parse(args, read_args).map(|o| Parsed::Mark(Box::new(o))),
         Sub::Fuzz => {
             if let Some(stray) = given.arguments.first() {
                 return Err(CliError::UnexpectedArgument(stray.clone()));

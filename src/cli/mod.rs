@@ -24,6 +24,7 @@
 //!   command's options build on (the conformance kit's too).
 //! - [`play`]: the game's options and help.
 //! - [`kit`]: the options and help of `check`, `fuzz` and `cover`.
+//! - [`mark`]: the options and help of `mark`.
 //!
 //! This module only sends the line to the command it names, so it is the
 //! one place that knows every command: it sits above the shells it starts.
@@ -33,6 +34,7 @@
 
 pub mod args;
 pub mod kit;
+pub mod mark;
 pub mod play;
 
 use std::ffi::OsString;
@@ -42,6 +44,7 @@ use thiserror::Error;
 pub use args::{CliError, Spec};
 pub use play::Play;
 
+use crate::conform::mark::MarkOptions;
 use crate::conform::{CheckOptions, CoverOptions, FuzzOptions, Setup};
 use crate::controller::text;
 use args::{Early, early};
@@ -64,6 +67,9 @@ pub enum Action {
     /// Tell which scenarios a folder of cases exercises:
     /// `gomoku-mist cover`.
     Cover(CoverOptions),
+    /// Mark C submissions along the assignment's scheme:
+    /// `gomoku-mist mark`.
+    Mark(Box<MarkOptions>),
 }
 
 /// A command line that cannot be followed, and the command it was for.
@@ -117,6 +123,7 @@ where
                 found(Some(options.program.as_slice())).map(|()| Action::Fuzz(options))
             }
             Ok(Parsed::Cover(options)) => Ok(Action::Cover(options)),
+            Ok(Parsed::Mark(options)) => Ok(Action::Mark(options)),
             Err(error) => Err(error),
         },
     };
@@ -206,7 +213,9 @@ pub fn setup(args: &[OsString]) -> Setup {
         Ok(Action::Version) => Setup::Print(text::VERSION),
         // A case does not run the kit itself; a usage error's message goes
         // to stderr, which is not compared.
-        Ok(Action::Check(_) | Action::Fuzz(_) | Action::Cover(_)) | Err(_) => Setup::Refuse,
+        Ok(Action::Check(_) | Action::Fuzz(_) | Action::Cover(_) | Action::Mark(_)) | Err(_) => {
+            Setup::Refuse
+        }
     }
 }
 

@@ -4,7 +4,10 @@
 //! run in-process, puts each disagreement on the input line that caused it
 //! and the clause of that line ([`diagnose`], [`clause`], [`trace`]),
 //! groups them by cause and shrinks one case of each group; `cover` tells
-//! which scenarios a folder of cases exercises.
+//! which scenarios a folder of cases exercises. [`mark`] builds a student's C
+//! submission and marks it along the assignment's whole scheme
+//! (restrictions, the three commands above, memory), for one submission or
+//! a class.
 //!
 //! This is a shell over the core: it starts processes, reads files and
 //! writes reports. The reference it compares with is
@@ -24,6 +27,7 @@ pub mod diagnose;
 pub mod fuzz;
 pub mod generate;
 pub mod launch;
+pub mod mark;
 pub mod reap;
 pub mod report;
 pub mod run;

@@ -587,6 +587,7 @@ fn fuzz_as(bugs: &str, format: Format, out_dir: &Path) -> (Outcome, String) {
         shrink_budget: 1500,
         assignment_only: false,
         format,
+        contain: Default::default(),
     };
     let mut out = Vec::new();
     let outcome = conform::fuzz(&opts, &mut out).expect("fuzz runs");

@@ -13,6 +13,7 @@ mod cpu;
 #[path = "../../benches/depth/mod.rs"]
 mod depth;
 mod layers;
+mod mark;
 mod memory;
 mod model;
 mod options;

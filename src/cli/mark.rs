@@ -1,0 +1,292 @@
+//! The command line of `mark`: its options, what they mean, and its help.
+//! Read by [`args::read`], under the rules every command keeps.
+
+use std::ffi::{OsStr, OsString};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::args::{self, CliError, HELP, Spec, VERSION};
+use super::kit::MAX_SECONDS;
+use crate::conform::mark::compile::Compiler;
+use crate::conform::mark::memory::{Checker, MemoryOptions};
+use crate::conform::mark::score::Weights;
+use crate::conform::mark::suite::SuiteOptions;
+use crate::conform::mark::{MarkFormat, MarkOptions};
+use crate::conform::split::split;
+use crate::conform::{MAX_JOBS, ReadArgs};
+
+/// The options of `mark`.
+pub const SPECS: &[Spec] = &[
+    Spec::valued("--source", "FILE"),
+    Spec::valued("--cc", "CMD"),
+    Spec::valued("--cflags", "FLAGS"),
+    Spec::valued("--tests", "DIR"),
+    Spec::valued("--fuzz-time", "SECS"),
+    Spec::valued("--seed", "N"),
+    Spec::valued("--timeout", "SECS"),
+    Spec::valued("--memcheck", "TOOL"),
+    Spec::valued("--memory-cases", "N"),
+    Spec::valued("--peak-limit", "MIB"),
+    Spec::valued("--weights", "WEIGHTS"),
+    Spec::valued("--format", "FORMAT"),
+    Spec::valued("--out", "DIR"),
+    Spec::valued("--jobs", "N"),
+    HELP,
+    VERSION,
+];
+
+/// The suite marked against when no `--tests` is given: the golden cases
+/// of the crate this program was built from.
+pub const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden");
+
+/// Reads the arguments after `mark`.
+///
+/// # Errors
+///
+/// [`CliError`] names the first problem found.
+pub fn parse(args: &[OsString], read_args: ReadArgs) -> Result<MarkOptions, CliError> {
+    let given = args::read(SPECS, args.to_vec())?;
+    if given.arguments.is_empty() {
+        return Err(CliError::MissingArgument("SUBMISSION"));
+    }
+    let words = |option: &'static str, default: Vec<OsString>| -> Result<Vec<OsString>, CliError> {
+        let Some(value) = given.value(option) else {
+            return Ok(default);
+        };
+        let invalid = |reason: String| CliError::Invalid {
+            option,
+            value: value.to_owned(),
+            reason,
+        };
+        let text = value.to_str().ok_or_else(|| invalid("not UTF-8".into()))?;
+        split(text).map_err(|e| invalid(e.to_string()))
+    };
+    let course = Compiler::course();
+    let cc = words("--cc", course.cc)?;
+    if cc.is_empty() {
+        return Err(bad("--cc", given.value("--cc"), "names no compiler"));
+    }
+    let compiler = Compiler {
+        cc,
+        cflags: words("--cflags", course.cflags)?,
+    };
+    let source = match given.value("--source") {
+        None => "gitm.c".to_owned(),
+        Some(v) => v
+            .to_str()
+            .filter(|s| !s.is_empty() && !s.contains('/'))
+            .map(str::to_owned)
+            .ok_or_else(|| bad("--source", Some(v), "is not a file name in the folder"))?,
+    };
+    let timeout = match given.value("--timeout") {
+        None => Duration::from_secs(5),
+        Some(v) => seconds(v, "--timeout")
+            .filter(|t| !t.is_zero())
+            .ok_or_else(|| {
+                bad(
+                    "--timeout",
+                    Some(v),
+                    "is not a number of seconds from above 0 to 1000000",
+                )
+            })?,
+    };
+    let fuzz_time = match given.value("--fuzz-time") {
+        None => Some(Duration::from_secs(30)),
+        Some(v) => {
+            let t = seconds(v, "--fuzz-time").ok_or_else(|| {
+                bad(
+                    "--fuzz-time",
+                    Some(v),
+                    "is not a number of seconds from 0 to 1000000",
+                )
+            })?;
+            (!t.is_zero()).then_some(t)
+        }
+    };
+    let number = |option: &'static str| -> Result<Option<u64>, CliError> {
+        given
+            .value(option)
+            .map(|v| {
+                v.to_str()
+                    .and_then(|t| t.parse().ok())
+                    .ok_or_else(|| bad(option, Some(v), "is not a number"))
+            })
+            .transpose()
+    };
+    let jobs = match number("--jobs")? {
+        Some(n) if n > MAX_JOBS as u64 => {
+            return Err(bad(
+                "--jobs",
+                given.value("--jobs"),
+                "is not a number from 0 to 256",
+            ));
+        }
+        Some(n) if n > 0 => n as usize,
+        _ => (2 * std::thread::available_parallelism().map_or(1, usize::from)).min(MAX_JOBS),
+    };
+    let checker = match given.value("--memcheck").map(|v| (v, v.to_str())) {
+        None | Some((_, Some("auto"))) => Checker::Auto,
+        Some((_, Some("valgrind"))) => Checker::Valgrind,
+        Some((_, Some("asan"))) => Checker::Asan,
+        Some((_, Some("none"))) => Checker::None,
+        Some((v, _)) => {
+            return Err(bad(
+                "--memcheck",
+                Some(v),
+                "is not auto, valgrind, asan or none",
+            ));
+        }
+    };
+    let weights = match given.value("--weights") {
+        None => Weights::default(),
+        Some(v) => {
+            let text = v.to_str().unwrap_or("\u{fffd}");
+            Weights::parse(text).map_err(|reason| CliError::Invalid {
+                option: "--weights",
+                value: v.to_owned(),
+                reason,
+            })?
+        }
+    };
+    let format = match given.value("--format").map(|v| (v, v.to_str())) {
+        None | Some((_, Some("text"))) => MarkFormat::Text,
+        Some((_, Some("json"))) => MarkFormat::Json,
+        Some((_, Some("gradescope"))) => MarkFormat::Gradescope,
+        Some((_, Some("junit"))) => MarkFormat::Junit,
+        Some((_, Some("csv"))) => MarkFormat::Csv,
+        Some((v, _)) => {
+            return Err(bad(
+                "--format",
+                Some(v),
+                "is not text, json, gradescope, junit or csv",
+            ));
+        }
+    };
+    if format == MarkFormat::Gradescope && given.arguments.len() > 1 {
+        return Err(bad(
+            "--format",
+            given.value("--format"),
+            "is for one submission: a class's results.json files go to --out DIR",
+        ));
+    }
+    Ok(MarkOptions {
+        submissions: given.arguments.iter().map(PathBuf::from).collect(),
+        source,
+        compiler,
+        suite: SuiteOptions {
+            suite: given.value("--tests").map_or_else(golden, PathBuf::from),
+            read_args,
+            timeout,
+            jobs,
+            fuzz_time,
+            seed: number("--seed")?.unwrap_or(1),
+        },
+        memory: MemoryOptions {
+            checker,
+            cases: usize::try_from(number("--memory-cases")?.unwrap_or(20)).unwrap_or(usize::MAX),
+            timeout,
+            jobs,
+            limit_kib: number("--peak-limit")?.map(|mib| mib.saturating_mul(1024)),
+        },
+        weights,
+        format,
+        out_dir: given.value("--out").map(PathBuf::from),
+        jobs,
+    })
+}
+
+/// The golden suite, from the current folder when it is under it (the
+/// reports then show short paths), else as built.
+fn golden() -> PathBuf {
+    let full = PathBuf::from(GOLDEN);
+    std::env::current_dir()
+        .ok()
+        .and_then(|here| full.strip_prefix(here).ok().map(PathBuf::from))
+        .unwrap_or(full)
+}
+
+fn bad(option: &'static str, value: Option<&OsStr>, problem: &'static str) -> CliError {
+    CliError::BadValue {
+        option,
+        value: value.map(OsStr::to_owned).unwrap_or_default(),
+        problem,
+    }
+}
+
+fn seconds(value: &OsStr, _option: &'static str) -> Option<Duration> {
+    value
+        .to_str()
+        .and_then(|t| t.parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0 && *s <= MAX_SECONDS)
+        .and_then(|s| Duration::try_from_secs_f64(s).ok())
+}
+
+/// `gomoku-mist mark --help`.
+pub const HELP_TEXT: &str = "\
+Usage: gomoku-mist mark [--source FILE] [--cc CMD] [--cflags FLAGS]
+                        [--tests DIR] [--fuzz-time SECS] [--seed N]
+                        [--timeout SECS] [--memcheck TOOL] [--memory-cases N]
+                        [--peak-limit MIB] [--weights WEIGHTS]
+                        [--format FORMAT] [--out DIR]
+                        [--jobs N] SUBMISSION...
+
+Marks each SUBMISSION (a folder holding the C source, and optionally the
+student's tests in tests/, as NAME.in with NAME.out) along the
+assignment's marking scheme, each step run where it can:
+
+  compiles      CC CFLAGS -o gitm FILE -lm, in a scratch folder; the
+                compiler's messages shown, trimmed
+  restrictions  no source files beyond FILE; no variable-length arrays
+                (as the compiler names them); no dynamic memory, files or
+                mapped memory (malloc, free, fopen, open, mmap, ... read
+                from the functions the compiled program imports)
+  correctness   the cases of the suite through `check`, then `fuzz` for
+                --fuzz-time; scored as WEIGHT x the share of the cases
+                whose expected output the assignment's rules alone decide
+  memory        errors under valgrind's memcheck, or else a build with
+                AddressSanitizer, on a sample of the cases; the peak
+                resident memory of those runs (GNU time)
+  tests         each .out of the student's tests checked against this
+                program (a wrong one is listed), and the assignment's
+                scenarios the right ones cover (`cover`); scored as
+                WEIGHT x the share covered
+
+A submission that does not compile, or that breaks a restriction, gets 0.
+Each figure says what it is based on; these are not the course's
+official marks. Submissions are marked in parallel, with a progress line
+on stderr when it is a terminal, and a class summary at the end.
+
+Exit code 0 if every submission got its full mark, 1 if not, 2 for a bad
+command line or a SUBMISSION or DIR that cannot be read.
+
+Options:
+  --source FILE      the C source in each folder [default: gitm.c]
+  --cc CMD           the compiler, split like a shell would [default: gcc]
+  --cflags FLAGS     its flags [default: -std=c11 -Wall -Werror=vla -O1]
+  --tests DIR        the suite to mark against [default: the golden cases
+                     this program was built with]
+  --fuzz-time SECS   how long to fuzz each submission, 0 for not at all
+                     [default: 30]
+  --seed N           the fuzzing's seed, the same for every submission
+                     [default: 1]
+  --timeout SECS     kill a run still going after this long (under
+                     valgrind, 20 times this) [default: 5]
+  --memcheck TOOL    auto, valgrind, asan or none [default: auto: valgrind
+                     where installed, else AddressSanitizer]
+  --memory-cases N   cases run under the memory checker, 0 for all
+                     [default: 20]
+  --peak-limit MIB   a peak resident memory above this is excessive: the
+                     memory part then scores nothing [default: no limit]
+  --weights WEIGHTS  what each part is worth, 0 for not counted, e.g.
+                     correctness=8,tests=2,memory=1
+                     [default: correctness=8,tests=2,memory=0]
+  --format FORMAT    text, json, gradescope (results.json, one
+                     submission), junit or csv [default: text]
+  --out DIR          also write every report: DIR/NAME/report.txt,
+                     report.json, results.json, junit.xml and the failing
+                     cases fuzzing found; DIR/class.csv and DIR/summary.txt
+  --jobs N           runs at once, over all submissions, at most 256
+                     [default: twice the number of cores]
+  -h, --help         print this help
+  -V, --version      print the version
+";

@@ -1,0 +1,229 @@
+//! Building a submission with the course's compiler command, in a scratch
+//! folder (the submission's own folder is never written), and the
+//! variable-length arrays the compiler names.
+//!
+//! The compiler runs through the kit's runner, so a compiler that hangs
+//! (an `#include` of a device) is killed like any program.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::super::run::{self, End, Limits};
+use super::marked::{Build, Rule, Violation};
+
+/// A compiler still running after this long is killed.
+const COMPILE_TIMEOUT: Duration = Duration::from_secs(120);
+/// The compiler's messages are kept up to this many bytes.
+const MESSAGES_CAP: usize = 1 << 20;
+/// Of the compiler's messages, this many lines are shown.
+const SHOWN_LINES: usize = 20;
+
+/// How a submission is compiled: `CC CFLAGS -o gitm SOURCE -lm`.
+#[derive(Clone, Debug)]
+pub struct Compiler {
+    /// The compiler, with any words of its own.
+    pub cc: Vec<OsString>,
+    /// The flags before `-o`.
+    pub cflags: Vec<OsString>,
+}
+
+impl Compiler {
+    /// The course's default: `gcc -std=c11 -Wall -Werror=vla -O1`.
+    pub fn course() -> Compiler {
+        Compiler {
+            cc: vec!["gcc".into()],
+            cflags: ["-std=c11", "-Wall", "-Werror=vla", "-O1"]
+                .map(OsString::from)
+                .to_vec(),
+        }
+    }
+
+    /// The whole command for `source`, building `program`, with `extra`
+    /// flags after the course's.
+    fn words(&self, source: &str, program: &str, extra: &[&str]) -> Vec<OsString> {
+        let mut words = self.cc.clone();
+        words.extend(self.cflags.iter().cloned());
+        words.extend(extra.iter().map(OsString::from));
+        words.extend(["-o", program, source, "-lm"].map(OsString::from));
+        words
+    }
+}
+
+/// The command as one line.
+pub fn shown(words: &[OsString]) -> String {
+    words
+        .iter()
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Copies the submission's sources (`.c` and `.h` at its top) into
+/// `build`, where the compiler runs, so that nothing is written beside them.
+fn copy_sources(folder: &Path, build: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(build)?;
+    for entry in std::fs::read_dir(folder)? {
+        let path = entry?.path();
+        let source = path.extension().is_some_and(|e| e == "c" || e == "h");
+        if source && path.is_file() {
+            if let Some(name) = path.file_name() {
+                std::fs::copy(&path, build.join(name))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs the compiler in `build`: its messages (stderr merged into
+/// stdout, so that none is cut) and whether it succeeded.
+fn run_compiler(build: &Path, words: &[OsString]) -> (bool, String) {
+    // In the C locale, the messages are the same words and quotes on
+    // every machine.
+    let mut command: Vec<OsString> = ["sh", "-c", "cd \"$0\" && LC_ALL=C exec \"$@\" 2>&1"]
+        .map(OsString::from)
+        .to_vec();
+    command.push(build.as_os_str().to_owned());
+    command.extend(words.iter().cloned());
+    let limits = Limits {
+        timeout: COMPILE_TIMEOUT,
+        cap: MESSAGES_CAP,
+    };
+    let ran = run::run(&command, &[], b"", limits);
+    let mut messages = String::from_utf8_lossy(&ran.stdout).into_owned();
+    let ok = match ran.end {
+        End::Code(0) => true,
+        End::Code(_) | End::Signal(_) | End::OverLimit(_) => false,
+        End::TimedOut(t) => {
+            messages.push_str(&format!(
+                "(the compiler was still running after {t:?}: killed)\n"
+            ));
+            false
+        }
+        End::TooMuchOutput(_) => false,
+        End::CannotStart(why) => {
+            messages.push_str(&format!("cannot start the compiler: {why}\n"));
+            false
+        }
+    };
+    (ok, messages)
+}
+
+/// Builds `source` of the submission in `folder` into `scratch`: the
+/// build, and each variable-length array the compiler named.
+///
+/// A submission whose only errors are variable-length arrays (the
+/// course's `-Werror=vla`) is built again with them allowed, so that the
+/// rest of it is still marked: the restriction is reported, and zeroes
+/// the mark, either way.
+pub fn compile(
+    folder: &Path,
+    source: &str,
+    compiler: &Compiler,
+    scratch: &Path,
+) -> (Build, Vec<Violation>) {
+    let words = compiler.words(source, "gitm", &[]);
+    let mut build = Build {
+        command: shown(&words),
+        ..Build::default()
+    };
+    if !folder.join(source).is_file() {
+        build.messages = format!("no {source} in the submission's folder\n");
+        return (build, Vec::new());
+    }
+    let dir = scratch.join("build");
+    if let Err(e) = copy_sources(folder, &dir) {
+        build.messages = format!("cannot copy the sources to build them: {e}\n");
+        return (build, Vec::new());
+    }
+    let (mut ok, messages) = run_compiler(&dir, &words);
+    let vlas = vlas(&messages);
+    let errors: Vec<&str> = messages.lines().filter(|l| l.contains("error:")).collect();
+    if !ok && !vlas.is_empty() && errors.iter().all(|l| l.contains("vla]")) {
+        ok = run_compiler(&dir, &compiler.words(source, "gitm", &["-Wno-error=vla"])).0;
+        build.relaxed = ok;
+    }
+    build.compiled = ok;
+    build.messages = trimmed(&messages);
+    build.program = ok.then(|| dir.join("gitm"));
+    (build, vlas)
+}
+
+/// Builds the submission again with AddressSanitizer, beside the first
+/// build: the program, or `None` if this compiler cannot.
+pub fn asan(source: &str, compiler: &Compiler, scratch: &Path) -> Option<PathBuf> {
+    let dir = scratch.join("build");
+    let flags = [
+        "-Wno-error",
+        "-fsanitize=address",
+        "-fno-omit-frame-pointer",
+        "-g",
+    ];
+    let (ok, _) = run_compiler(&dir, &compiler.words(source, "gitm-asan", &flags));
+    ok.then(|| dir.join("gitm-asan"))
+}
+
+/// Each variable-length array in the compiler's messages, as
+/// `FILE:LINE: message`.
+fn vlas(messages: &str) -> Vec<Violation> {
+    messages
+        .lines()
+        .filter(|l| l.ends_with("[-Werror=vla]") || l.ends_with("[-Wvla]"))
+        .map(|line| {
+            // `gitm.c:12:9: error: variable length array 'a' is used [-Werror=vla]`
+            let mut parts = line.splitn(4, ':');
+            let (file, number) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+            let _column = parts.next();
+            let text = parts.next().unwrap_or("").trim();
+            let text = text
+                .trim_start_matches("error:")
+                .trim_start_matches("warning:")
+                .trim();
+            let text = text.rsplit_once(" [").map_or(text, |(message, _)| message);
+            Violation {
+                rule: Rule::Vla,
+                what: format!("{file}:{number}: {text}"),
+            }
+        })
+        .collect()
+}
+
+/// The first [`SHOWN_LINES`] lines, and how many more there were.
+fn trimmed(messages: &str) -> String {
+    let lines: Vec<&str> = messages.lines().collect();
+    let mut out: String = lines
+        .iter()
+        .take(SHOWN_LINES)
+        .flat_map(|l| [l, "\n"])
+        .collect();
+    if lines.len() > SHOWN_LINES {
+        out.push_str(&format!("… ({} more lines)\n", lines.len() - SHOWN_LINES));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_vla_is_named_by_file_and_line() {
+        let messages = "gitm.c: In function 'main':\n\
+            gitm.c:12:9: error: variable length array 'row' is used [-Werror=vla]\n\
+            cc1: some warnings being treated as errors\n";
+        assert_eq!(
+            vlas(messages),
+            [Violation {
+                rule: Rule::Vla,
+                what: "gitm.c:12: variable length array 'row' is used".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn long_messages_are_cut_and_say_how_much() {
+        let messages: String = (0..25).map(|i| format!("line {i}\n")).collect();
+        let cut = trimmed(&messages);
+        assert!(cut.ends_with("line 19\n… (5 more lines)\n"), "{cut}");
+    }
+}

@@ -1,0 +1,308 @@
+//! Memory: errors under valgrind's memcheck (or, without valgrind, a build
+//! with AddressSanitizer), each with the case that shows it, and the peak
+//! resident memory of the runs (GNU `time`'s maximum resident set size).
+//!
+//! A run under valgrind costs a second or so, so a sample of the suite's
+//! cases is run (`--memory-cases`), spread over it, and the report says
+//! how many; a case that hung in the suite is not run again.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::super::run::{self, Limits};
+use super::super::{case, report};
+use super::marked::{Memory, Tool};
+use super::scratch::contained;
+
+/// valgrind runs a program this many times slower, or less: its runs get
+/// this many times the timeout.
+const VALGRIND_SLOWDOWN: u32 = 20;
+/// Of each error, this many lines of the tool's report are kept.
+const ERROR_LINES: usize = 8;
+/// Errors are shown for at most this many cases.
+const CASES_SHOWN: usize = 3;
+/// Output cap of a run here: the suite's cases print little.
+const CAP: usize = 16 << 20;
+
+/// Which memory checker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Checker {
+    /// valgrind where installed, else AddressSanitizer where the compiler
+    /// has it, else none.
+    Auto,
+    /// valgrind only.
+    Valgrind,
+    /// AddressSanitizer only.
+    Asan,
+    /// No memory check.
+    None,
+}
+
+/// How the memory is checked.
+#[derive(Clone, Copy, Debug)]
+pub struct MemoryOptions {
+    /// Which checker.
+    pub checker: Checker,
+    /// How many of the suite's cases run under it; 0 for all.
+    pub cases: usize,
+    /// The suite's timeout, scaled for valgrind.
+    pub timeout: Duration,
+    /// How many runs at once.
+    pub jobs: usize,
+    /// The most resident memory allowed, in KiB: a peak above it is
+    /// excessive memory.
+    pub limit_kib: Option<u64>,
+}
+
+/// `run` on each case's input (with the case's number), `jobs` at a
+/// time: the results in the cases' order. A case that cannot be read
+/// gives `None`.
+fn each_case<T: Send>(
+    cases: &[PathBuf],
+    jobs: usize,
+    run: &(dyn Fn(usize, &[u8]) -> Option<T> + Sync),
+) -> Vec<Option<T>> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: std::sync::Mutex<Vec<Option<T>>> =
+        std::sync::Mutex::new((0..cases.len()).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs
+            .clamp(1, super::super::MAX_JOBS)
+            .min(cases.len().max(1))
+        {
+            scope.spawn(|| {
+                loop {
+                    let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(path) = cases.get(n) else { break };
+                    let Ok(case) = case::read(path) else { continue };
+                    let found = run(n, &case.input);
+                    let mut results = results.lock().unwrap_or_else(|p| p.into_inner());
+                    results[n] = found;
+                }
+            });
+        }
+    });
+    results.into_inner().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The path of `name` on `PATH`, if it is there.
+pub fn on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|file| file.is_file())
+}
+
+/// At most `most` of `cases` (all if 0), spread evenly.
+fn sample(cases: &[PathBuf], most: usize) -> Vec<PathBuf> {
+    if most == 0 || most >= cases.len() {
+        return cases.to_vec();
+    }
+    (0..most)
+        .map(|i| cases[i * cases.len() / most].clone())
+        .collect()
+}
+
+/// Checks `program` on a sample of `ended` (the suite's cases that ended
+/// in time); `asan` builds it with AddressSanitizer when asked.
+pub fn memory(
+    program: &Path,
+    asan: &dyn Fn() -> Option<PathBuf>,
+    ended: &[PathBuf],
+    opts: &MemoryOptions,
+    scratch: &Path,
+) -> Memory {
+    let cases = sample(ended, opts.cases);
+    // The runs' working folder (the suite's runs made it already).
+    let _ = std::fs::create_dir_all(scratch.join("run"));
+    let valgrind = on_path("valgrind");
+    let tool = match (opts.checker, &valgrind) {
+        (Checker::None, _) => Err("not checked (--memcheck none)".to_owned()),
+        (Checker::Auto | Checker::Valgrind, Some(v)) => Ok((Tool::Valgrind, v.clone())),
+        (Checker::Valgrind, None) => Err("not checked: valgrind is not installed".to_owned()),
+        (Checker::Auto | Checker::Asan, _) => asan().map(|p| (Tool::Asan, p)).ok_or_else(|| {
+            if opts.checker == Checker::Auto {
+                "not checked: valgrind is not installed, and the compiler cannot build \
+                 with AddressSanitizer"
+                    .to_owned()
+            } else {
+                "not checked: the compiler cannot build with AddressSanitizer".to_owned()
+            }
+        }),
+    };
+    let mut errors = Vec::new();
+    let mut with_errors = 0;
+    if let Ok((tool, checker)) = &tool {
+        let found = each_case(&cases, opts.jobs, &|n, input| match tool {
+            Tool::Valgrind => under_valgrind(checker, program, input, opts, scratch, n),
+            Tool::Asan => under_asan(checker, input, opts, scratch),
+        });
+        for (path, found) in cases.iter().zip(found) {
+            if let Some(found) = found {
+                with_errors += 1;
+                if with_errors <= CASES_SHOWN {
+                    errors.push((report::shown_path(path), found));
+                }
+            }
+        }
+    }
+    // The tools name the program by its path in the scratch folder, which
+    // is gone by the time anyone reads the report.
+    let build = format!("{}/", scratch.join("build").display());
+    for (_, text) in &mut errors {
+        *text = text.replace(&build, "");
+    }
+    if with_errors > CASES_SHOWN {
+        errors.push((
+            String::new(),
+            format!("and {} more cases with errors", with_errors - CASES_SHOWN),
+        ));
+    }
+    Memory {
+        cases: (if tool.is_ok() { cases.len() } else { 0 }, ended.len()),
+        tool: tool.map(|(t, _)| t),
+        errors,
+        peak: peak(program, &cases, opts, scratch),
+        limit_kib: opts.limit_kib,
+    }
+}
+
+/// The errors valgrind reports for one run, if any.
+fn under_valgrind(
+    valgrind: &Path,
+    program: &Path,
+    input: &[u8],
+    opts: &MemoryOptions,
+    scratch: &Path,
+    n: usize,
+) -> Option<String> {
+    let log = scratch.join(format!("valgrind-{n}.log"));
+    let words: Vec<OsString> = vec![
+        valgrind.as_os_str().to_owned(),
+        "--tool=memcheck".into(),
+        "-q".into(),
+        format!("--log-file={}", log.display()).into(),
+        program.as_os_str().to_owned(),
+    ];
+    let command = contained(&scratch.join("run"), false, &words);
+    let limits = Limits {
+        timeout: opts.timeout.saturating_mul(VALGRIND_SLOWDOWN),
+        cap: CAP,
+    };
+    run::run(&command, &[], input, limits);
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    // Each line is `==PID== message`: the id says nothing to the student.
+    let lines: Vec<&str> = text
+        .lines()
+        .map(|l| match l.strip_prefix("==") {
+            Some(rest) => rest.split_once("== ").map_or(rest, |(_, m)| m),
+            None => l,
+        })
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    (!lines.is_empty()).then(|| first_lines(&lines))
+}
+
+/// The errors an AddressSanitizer build reports for one run, if any.
+fn under_asan(
+    program: &Path,
+    input: &[u8],
+    opts: &MemoryOptions,
+    scratch: &Path,
+) -> Option<String> {
+    let limits = Limits {
+        timeout: opts.timeout.saturating_mul(2),
+        cap: CAP,
+    };
+    let command = contained(
+        &scratch.join("run"),
+        false,
+        &[program.as_os_str().to_owned()],
+    );
+    let ran = run::run(&command, &[], input, limits);
+    let text = String::from_utf8_lossy(&ran.stderr);
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| {
+            l.contains("ERROR: AddressSanitizer")
+                || l.starts_with("READ")
+                || l.starts_with("WRITE")
+                || l.trim_start().starts_with("#0 ")
+                || l.starts_with("SUMMARY")
+        })
+        .map(|l| {
+            l.split_once("==ERROR")
+                .map_or(l, |(_, m)| m.trim_start_matches(": "))
+        })
+        .collect();
+    (!lines.is_empty()).then(|| first_lines(&lines))
+}
+
+fn first_lines(lines: &[&str]) -> String {
+    lines
+        .iter()
+        .take(ERROR_LINES)
+        .flat_map(|l| [l, "\n"])
+        .collect()
+}
+
+/// The largest resident memory of `program` over `cases`, run natively
+/// under GNU `time`, in KiB, and the case.
+fn peak(
+    program: &Path,
+    cases: &[PathBuf],
+    opts: &MemoryOptions,
+    scratch: &Path,
+) -> Result<(u64, String), String> {
+    let time = on_path("time").ok_or("not measured: GNU time is not installed")?;
+    let peaks = each_case(cases, opts.jobs, &|n, input| {
+        let file = scratch.join(format!("peak-{n}"));
+        let words: Vec<OsString> = vec![
+            time.as_os_str().to_owned(),
+            "-f".into(),
+            "%M".into(),
+            "-o".into(),
+            file.as_os_str().to_owned(),
+            program.as_os_str().to_owned(),
+        ];
+        let command = contained(&scratch.join("run"), true, &words);
+        let limits = Limits {
+            timeout: opts.timeout,
+            cap: CAP,
+        };
+        run::run(&command, &[], input, limits);
+        // A program killed by a signal gets a line of its own before the
+        // number: the number is the last line.
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        text.lines()
+            .last()
+            .and_then(|l| l.trim().parse::<u64>().ok())
+    });
+    let mut most: Option<(u64, String)> = None;
+    for (path, kib) in cases.iter().zip(peaks) {
+        if let Some(kib) = kib {
+            if most.as_ref().is_none_or(|(m, _)| kib > *m) {
+                most = Some((kib, report::shown_path(path)));
+            }
+        }
+    }
+    most.ok_or_else(|| "not measured: no run was measured".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sample_is_spread_over_the_cases() {
+        let cases: Vec<PathBuf> = (0..10).map(|i| PathBuf::from(i.to_string())).collect();
+        let picked: Vec<String> = sample(&cases, 4)
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        assert_eq!(picked, ["0", "2", "5", "7"]);
+        assert_eq!(sample(&cases, 0).len(), 10);
+        assert_eq!(sample(&cases, 20).len(), 10);
+    }
+}

@@ -1,0 +1,307 @@
+//! `mark`: a student's C submission (or a class of them) marked along the
+//! assignment's whole scheme, in order, each step run only where it can:
+//!
+//! 1. [`compile`]: the course's compiler command, its messages trimmed;
+//! 2. [`restrict`]: source files beyond the scaffold's, variable-length
+//!    arrays (from the compiler), and dynamic memory, files and mapped
+//!    memory read from the program's imported symbols;
+//! 3. [`suite`]: the hidden-style suite through `check`, and `fuzz`;
+//! 4. [`memory`]: valgrind (or AddressSanitizer), and the peak memory;
+//! 5. [`student`]: the student's own tests, each `.out` checked against
+//!    the reference, and the scenarios they cover;
+//!
+//! then [`score`] turns it into marks, and [`text`] and [`data`] into
+//! reports ([`marked`] is the record between them). Each submission is
+//! built in a [`scratch`] folder of its own; one that does not compile,
+//! hangs, crashes or writes without end costs its own time and no other's.
+
+pub mod compile;
+pub mod data;
+pub mod marked;
+pub mod memory;
+pub mod restrict;
+pub mod score;
+pub mod scratch;
+pub mod student;
+pub mod suite;
+pub mod text;
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread;
+use std::time::Instant;
+
+use compile::Compiler;
+use marked::{Build, Correctness, Marked};
+use memory::MemoryOptions;
+use score::{Marks, Weights};
+use suite::SuiteOptions;
+
+use super::{ConformError, Outcome};
+
+/// How the marks are written on stdout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkFormat {
+    /// A page a submission, then the class summary.
+    Text,
+    /// The kit's JSON.
+    Json,
+    /// Gradescope's `results.json` (one submission).
+    Gradescope,
+    /// JUnit XML.
+    Junit,
+    /// One CSV row a submission.
+    Csv,
+}
+
+/// What `mark` marks, and how.
+#[derive(Clone, Debug)]
+pub struct MarkOptions {
+    /// The submissions' folders.
+    pub submissions: Vec<PathBuf>,
+    /// The C source's name in each folder.
+    pub source: String,
+    /// The course's compiler command.
+    pub compiler: Compiler,
+    /// The suite, the fuzzing and the timeout (its `jobs` is set per
+    /// submission).
+    pub suite: SuiteOptions,
+    /// The memory check.
+    pub memory: MemoryOptions,
+    /// The parts' weights.
+    pub weights: Weights,
+    /// The report on stdout.
+    pub format: MarkFormat,
+    /// Where every report of every submission is also written.
+    pub out_dir: Option<PathBuf>,
+    /// How many runs at once, over all submissions.
+    pub jobs: usize,
+}
+
+/// Marks every submission, `jobs` at a time, and writes the reports;
+/// `progress`, when given (a terminal), gets a line saying which
+/// submission is being marked.
+///
+/// # Errors
+///
+/// [`ConformError`] if the suite cannot be read, or a report cannot be
+/// written. A submission that fails in any way is a mark, not an error.
+pub fn mark(
+    opts: &MarkOptions,
+    out: &mut dyn Write,
+    mut progress: Option<&mut dyn Write>,
+) -> Result<Outcome, ConformError> {
+    std::fs::read_dir(&opts.suite.suite).map_err(|source| ConformError::Path {
+        path: opts.suite.suite.clone(),
+        source,
+    })?;
+    for folder in &opts.submissions {
+        std::fs::read_dir(folder).map_err(|source| ConformError::Path {
+            path: folder.clone(),
+            source,
+        })?;
+    }
+    let names = names(&opts.submissions);
+    let total = opts.submissions.len();
+    let workers = opts.jobs.clamp(1, super::MAX_JOBS).min(total.max(1));
+    let inner = (opts.jobs / workers).max(1);
+    let next = AtomicUsize::new(0);
+    let (send, events) = mpsc::channel();
+    let mut all: Vec<(Marked, Marks)> = Vec::new();
+    thread::scope(|scope| -> Result<(), ConformError> {
+        for _ in 0..workers {
+            let send = send.clone();
+            let (next, names) = (&next, &names);
+            scope.spawn(move || {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(folder) = opts.submissions.get(index) else {
+                        break;
+                    };
+                    if send.send((index, None)).is_err() {
+                        break;
+                    }
+                    let marked = mark_one(folder, &names[index], opts, inner);
+                    if send.send((index, Some(marked))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(send);
+        let mut done = 0;
+        // The submission last started: the one the line names.
+        let mut current = "";
+        let mut waiting = BTreeMap::new();
+        for (index, marked) in events {
+            match marked {
+                None => current = names.get(index).map_or("", String::as_str),
+                Some(marked) => {
+                    done += 1;
+                    waiting.insert(index, marked);
+                }
+            }
+            if let Some(p) = progress.as_mut() {
+                // Each line overwrites the last: `\r`, then erase to its end.
+                let _ = write!(p, "\r\x1b[K[{done} of {total} marked] marking {current}");
+                let _ = p.flush();
+            }
+            while let Some(marked) = waiting.remove(&all.len()) {
+                let marks = score::marks(&marked, &opts.weights);
+                if opts.format == MarkFormat::Text {
+                    writeln!(out, "{}", text::page(&marked, &marks))?;
+                    out.flush()?;
+                }
+                write_files(opts, &marked, &marks)?;
+                all.push((marked, marks));
+            }
+        }
+        if let Some(p) = progress.as_mut() {
+            let _ = write!(p, "\r\x1b[K");
+            let _ = p.flush();
+        }
+        Ok(())
+    })?;
+    match opts.format {
+        MarkFormat::Text if all.len() > 1 => write!(out, "{}", text::summary(&all))?,
+        MarkFormat::Text => {}
+        MarkFormat::Json => write!(out, "{}", data::all(&all))?,
+        MarkFormat::Gradescope => {
+            for (m, marks) in &all {
+                write!(out, "{}", data::gradescope(m, marks))?;
+            }
+        }
+        MarkFormat::Junit => write!(out, "{}", data::junit(&all))?,
+        MarkFormat::Csv => write!(out, "{}", data::csv(&all))?,
+    }
+    out.flush()?;
+    if let Some(dir) = &opts.out_dir {
+        write_file(&dir.join("class.csv"), &data::csv(&all))?;
+        write_file(&dir.join("summary.txt"), &text::summary(&all))?;
+    }
+    let full = all
+        .iter()
+        .all(|(_, marks)| marks.max > 0.0 && marks.total >= marks.max);
+    Ok(if full {
+        Outcome::Passed
+    } else {
+        Outcome::Failed
+    })
+}
+
+/// Each submission's name: its folder's, made unique with `-2`, `-3`, ...
+fn names(folders: &[PathBuf]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for folder in folders {
+        let base = folder
+            .canonicalize()
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| "submission".to_owned());
+        let mut name = base.clone();
+        let mut n = 1;
+        while names.contains(&name) {
+            n += 1;
+            name = format!("{base}-{n}");
+        }
+        names.push(name);
+    }
+    names
+}
+
+/// Marks one submission: every step that can run.
+fn mark_one(folder: &Path, name: &str, opts: &MarkOptions, jobs: usize) -> Marked {
+    let start = Instant::now();
+    let mut marked = Marked {
+        name: name.to_owned(),
+        folder: folder.to_path_buf(),
+        ..Marked::default()
+    };
+    marked.broken = restrict::extra_files(folder, &opts.source);
+    marked.tests = student::tests(folder);
+    let scratch = match scratch::Scratch::new() {
+        Ok(scratch) => scratch,
+        Err(e) => {
+            marked.build = Build {
+                messages: format!("the kit cannot make a folder to build it in: {e}\n"),
+                ..Build::default()
+            };
+            marked.took = start.elapsed();
+            return marked;
+        }
+    };
+    let (build, vlas) = compile::compile(folder, &opts.source, &opts.compiler, scratch.path());
+    marked.build = build;
+    marked.broken.extend(vlas);
+    let Some(program) = marked.build.program.clone() else {
+        marked.took = start.elapsed();
+        return marked;
+    };
+    match restrict::imports(&program) {
+        Ok(broken) => marked.broken.extend(broken),
+        Err(why) => marked.imports_unread = Some(why),
+    }
+    marked.broken.sort_by_key(|v| v.rule);
+    let fuzz_out = match &opts.out_dir {
+        Some(dir) => dir.join(name).join("fuzz-failures"),
+        None => scratch.path().join("fuzz-failures"),
+    };
+    let suite = SuiteOptions {
+        jobs,
+        ..opts.suite.clone()
+    };
+    let run_dir = scratch.path().join("run");
+    let correctness =
+        suite::correctness(&program, &suite, &run_dir, &fuzz_out).unwrap_or_else(|e| Correctness {
+            suite: format!("(not run: {e})"),
+            ..Correctness::default()
+        });
+    let asan = || compile::asan(&opts.source, &opts.compiler, scratch.path());
+    let memory_opts = MemoryOptions {
+        jobs,
+        ..opts.memory
+    };
+    marked.memory = Some(memory::memory(
+        &program,
+        &asan,
+        &correctness.ended,
+        &memory_opts,
+        scratch.path(),
+    ));
+    marked.correctness = Some(correctness);
+    marked.took = start.elapsed();
+    marked
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), ConformError> {
+    let write = || -> std::io::Result<()> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        std::fs::write(path, text)
+    };
+    write().map_err(|source| ConformError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Every report of one submission, under `--out`.
+fn write_files(opts: &MarkOptions, m: &Marked, marks: &Marks) -> Result<(), ConformError> {
+    let Some(dir) = &opts.out_dir else {
+        return Ok(());
+    };
+    let dir = dir.join(&m.name);
+    write_file(&dir.join("report.txt"), &text::page(m, marks))?;
+    let json = serde_json::to_string_pretty(&data::submission(m, marks)).unwrap_or_default();
+    write_file(&dir.join("report.json"), &(json + "\n"))?;
+    write_file(&dir.join("results.json"), &data::gradescope(m, marks))?;
+    write_file(
+        &dir.join("junit.xml"),
+        &data::junit(std::slice::from_ref(&(m.clone(), marks.clone()))),
+    )?;
+    Ok(())
+}

@@ -1,0 +1,274 @@
+//! From what was found to marks: each part's score, what it is based on,
+//! and the total. The assignment's scheme: nothing without a program that
+//! compiles, zero for a broken restriction, 8 for correctness and 2 for
+//! the student's tests by default (`--weights`).
+//!
+//! - correctness: the weight times the share of the suite's cases passed,
+//!   of those whose expected output the assignment's rules alone decide
+//!   (a case that depends on a decision of this contract, such as what to
+//!   do at end of input, is reported but not scored: the student was
+//!   never told). Fuzzing is reported, not scored: the same program gets
+//!   the same mark on every run.
+//! - tests: the weight times the share of the assignment's scenarios
+//!   (`cover`'s, rules only) that the student's right tests cover.
+//! - memory (weight 0 by default): the whole weight when the memory
+//!   checker found no error and the peak stayed within `--peak-limit`,
+//!   none otherwise; not counted at all when no checker could run.
+
+use super::marked::Marked;
+
+/// How much each part is worth; a part of weight 0 is reported, not
+/// counted.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    /// Correctness on the suite.
+    pub correctness: f64,
+    /// The student's tests.
+    pub tests: f64,
+    /// No memory errors.
+    pub memory: f64,
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights {
+            correctness: 8.0,
+            tests: 2.0,
+            memory: 0.0,
+        }
+    }
+}
+
+impl Weights {
+    /// Reads `correctness=8,tests=2,memory=1`: the parts named are set,
+    /// the others keep their default.
+    ///
+    /// # Errors
+    ///
+    /// What is wrong with the text.
+    pub fn parse(text: &str) -> Result<Weights, String> {
+        let mut weights = Weights::default();
+        for item in text.split(',').filter(|i| !i.trim().is_empty()) {
+            let (name, value) = item
+                .split_once('=')
+                .ok_or_else(|| format!("{item:?} is not PART=WEIGHT"))?;
+            let value: f64 = value
+                .trim()
+                .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite() && *v >= 0.0 && *v <= 1000.0)
+                .ok_or_else(|| format!("{value:?} is not a weight from 0 to 1000"))?;
+            match name.trim() {
+                "correctness" => weights.correctness = value,
+                "tests" => weights.tests = value,
+                "memory" => weights.memory = value,
+                other => {
+                    return Err(format!(
+                        "{other:?} is not a part (correctness, tests or memory)"
+                    ));
+                }
+            }
+        }
+        Ok(weights)
+    }
+}
+
+/// One part's mark.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Part {
+    /// `correctness`, `tests` or `memory`.
+    pub id: &'static str,
+    /// What it scored, before any zeroing for a restriction.
+    pub score: f64,
+    /// Its weight.
+    pub max: f64,
+    /// What the score is based on, in a sentence.
+    pub basis: String,
+}
+
+/// The marks of a submission.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Marks {
+    /// The parts counted (weight above 0, and checked), in report order.
+    pub parts: Vec<Part>,
+    /// The total.
+    pub total: f64,
+    /// The most it could be.
+    pub max: f64,
+    /// Why the total is zero whatever the parts scored, if it is.
+    pub zeroed: Option<String>,
+}
+
+/// Rounds to two decimals, as marks are shown.
+fn round(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+/// `part` of `whole` as a share, 0 of 0 being none.
+fn share(part: usize, whole: usize) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        part as f64 / whole as f64
+    }
+}
+
+/// The marks of `marked` under `weights`.
+pub fn marks(marked: &Marked, weights: &Weights) -> Marks {
+    let mut parts = Vec::new();
+    if weights.correctness > 0.0 {
+        let w = weights.correctness;
+        parts.push(match &marked.correctness {
+            None => Part {
+                id: "correctness",
+                score: 0.0,
+                max: w,
+                basis: "not run: the program did not compile".into(),
+            },
+            Some(c) => {
+                let (passed, run) = c.rules;
+                Part {
+                    id: "correctness",
+                    score: round(w * share(passed, run)),
+                    max: w,
+                    basis: format!(
+                        "{w} × {passed}/{run}: the cases of {} whose expected output the \
+                         assignment's rules alone decide",
+                        c.suite
+                    ),
+                }
+            }
+        });
+    }
+    if weights.tests > 0.0 {
+        let w = weights.tests;
+        let t = &marked.tests;
+        let (covered, total) = t.covered;
+        parts.push(Part {
+            id: "tests",
+            score: round(w * share(covered, total)),
+            max: w,
+            basis: match &t.folder {
+                None => "no tests/ folder".into(),
+                Some(_) => format!(
+                    "{w} × {covered}/{total}: the assignment's scenarios covered by its {} \
+                     right tests",
+                    t.cases - t.wrong.len() - t.no_out.len()
+                ),
+            },
+        });
+    }
+    if weights.memory > 0.0 {
+        let w = weights.memory;
+        match &marked.memory {
+            None => parts.push(Part {
+                id: "memory",
+                score: 0.0,
+                max: w,
+                basis: "not run: the program did not compile".into(),
+            }),
+            Some(m) => {
+                if let Ok(tool) = m.tool {
+                    let clean = m.errors.is_empty() && !m.over_limit();
+                    let verdict = match (m.errors.is_empty(), m.over_limit()) {
+                        (false, _) => "errors",
+                        (true, true) => "no error, but the peak is over the limit",
+                        (true, false) => "no error",
+                    };
+                    parts.push(Part {
+                        id: "memory",
+                        score: if clean { w } else { 0.0 },
+                        max: w,
+                        basis: format!("{} on {} cases: {verdict}", tool.name(), m.cases.0),
+                    });
+                }
+            }
+        }
+    }
+    let max = parts.iter().map(|p| p.max).sum();
+    let sum: f64 = parts.iter().map(|p| p.score).sum();
+    let zeroed = if !marked.build.compiled {
+        Some("it does not compile".to_owned())
+    } else if !marked.broken.is_empty() {
+        let mut rules: Vec<&str> = marked.broken.iter().map(|v| v.rule.title()).collect();
+        rules.dedup();
+        Some(format!("it breaks a restriction ({})", rules.join("; ")))
+    } else {
+        None
+    };
+    Marks {
+        total: if zeroed.is_some() { 0.0 } else { round(sum) },
+        parts,
+        max,
+        zeroed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::marked::{Build, Memory, Tool};
+    use super::*;
+
+    #[test]
+    fn memory_over_the_peak_limit_scores_nothing_and_says_why() {
+        let memory = |peak| Memory {
+            tool: Ok(Tool::Valgrind),
+            cases: (4, 9),
+            errors: Vec::new(),
+            peak: Ok((peak, "a.in".to_owned())),
+            limit_kib: Some(1024),
+        };
+        let weights = Weights::parse("memory=1").expect("weights");
+        let part = |peak| {
+            let marked = Marked {
+                build: Build {
+                    compiled: true,
+                    ..Build::default()
+                },
+                memory: Some(memory(peak)),
+                ..Marked::default()
+            };
+            marks(&marked, &weights)
+                .parts
+                .into_iter()
+                .find(|p| p.id == "memory")
+                .map(|p| (p.score, p.basis))
+        };
+        assert_eq!(
+            part(2000),
+            Some((
+                0.0,
+                "valgrind memcheck on 4 cases: no error, but the peak is over the limit".into()
+            ))
+        );
+        assert_eq!(
+            part(1000),
+            Some((1.0, "valgrind memcheck on 4 cases: no error".into()))
+        );
+    }
+
+    #[test]
+    fn weights_name_their_parts() {
+        assert_eq!(Weights::parse(""), Ok(Weights::default()));
+        assert_eq!(
+            Weights::parse("correctness=10,tests=0,memory=1"),
+            Ok(Weights {
+                correctness: 10.0,
+                tests: 0.0,
+                memory: 1.0
+            })
+        );
+        assert_eq!(
+            Weights::parse("style=1"),
+            Err("\"style\" is not a part (correctness, tests or memory)".into())
+        );
+        assert_eq!(
+            Weights::parse("tests=-1"),
+            Err("\"-1\" is not a weight from 0 to 1000".into())
+        );
+        assert_eq!(
+            Weights::parse("tests"),
+            Err("\"tests\" is not PART=WEIGHT".into())
+        );
+    }
+}

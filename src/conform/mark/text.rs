@@ -1,0 +1,343 @@
+//! The page of text a student can act on, and the class summary.
+
+use std::fmt::Write as _;
+
+use super::marked::{Marked, Rule};
+use super::score::Marks;
+
+/// Failing cases shown in full; the rest are counted.
+const FAILURES_SHOWN: usize = 5;
+/// Scenarios not covered shown; the rest are counted.
+const MISSING_SHOWN: usize = 8;
+/// Lines of a failure's detail shown.
+const DETAIL_LINES: usize = 6;
+
+/// What every report says first.
+pub const NOT_OFFICIAL: &str =
+    "Not the course's official mark: what this kit could check, and how.";
+
+/// The page for one submission.
+pub fn page(m: &Marked, marks: &Marks) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "== {} ({})", m.name, m.folder.display());
+    let _ = writeln!(out, "{NOT_OFFICIAL}");
+    write_build(&mut out, m);
+    write_restrictions(&mut out, m);
+    write_correctness(&mut out, m);
+    write_memory(&mut out, m);
+    write_tests(&mut out, m);
+    let _ = writeln!(out, "mark: {} of {}", marks.total, marks.max);
+    if let Some(why) = &marks.zeroed {
+        let _ = writeln!(out, "  zero: {why}");
+    }
+    for part in &marks.parts {
+        let would = if marks.zeroed.is_some() {
+            " (zeroed)"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "  {} {} of {}{would}: {}",
+            part.id, part.score, part.max, part.basis
+        );
+    }
+    out
+}
+
+fn write_build(out: &mut String, m: &Marked) {
+    let b = &m.build;
+    let _ = writeln!(
+        out,
+        "compiles: {} ({})",
+        match (b.compiled, b.relaxed) {
+            (true, false) => "yes",
+            (true, true) => "only with variable-length arrays allowed (-Wno-error=vla)",
+            (false, _) => "NO",
+        },
+        b.command
+    );
+    if !b.messages.is_empty() {
+        for line in b.messages.lines() {
+            let _ = writeln!(out, "  | {line}");
+        }
+    }
+}
+
+fn write_restrictions(out: &mut String, m: &Marked) {
+    if m.broken.is_empty() {
+        let imports = if m.imports_unread.is_none() {
+            "; dynamic memory, files and mapped memory among the functions the program imports"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "restrictions: none broken (source files; variable-length arrays{imports})"
+        );
+    } else {
+        let _ = writeln!(out, "restrictions: BROKEN, the mark is zero");
+        for rule in Rule::ALL {
+            for v in m.broken.iter().filter(|v| v.rule == rule) {
+                let _ = writeln!(out, "  {}: {}", rule.title(), v.what);
+            }
+        }
+    }
+    if let Some(why) = &m.imports_unread {
+        let _ = writeln!(
+            out,
+            "  not checked: dynamic memory, files, mapped memory ({why})"
+        );
+    } else if !m.build.compiled {
+        let _ = writeln!(
+            out,
+            "  not checked: variable-length arrays, dynamic memory, files, mapped memory \
+             (no program was built)"
+        );
+    }
+}
+
+fn write_correctness(out: &mut String, m: &Marked) {
+    let Some(c) = &m.correctness else {
+        let _ = writeln!(out, "correctness: not run (no program)");
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "correctness: {} of {} cases of {} passed ({} skipped: they use this program's own options)",
+        c.rules.0 + c.decided.0,
+        c.rules.1 + c.decided.1,
+        c.suite,
+        c.skipped
+    );
+    let _ = writeln!(
+        out,
+        "  the assignment's rules: {} of {} passed; this contract's decisions: {} of {} (not scored)",
+        c.rules.0, c.rules.1, c.decided.0, c.decided.1
+    );
+    if c.not_run_at_eof > 0 {
+        let _ = writeln!(
+            out,
+            "  not run: {} cases that end the input mid-game: the program did not stop at end of \
+             input (given `who` and no `term`, it was still running after the timeout)",
+            c.not_run_at_eof
+        );
+    }
+    let _ = writeln!(out, "  {}", super::scratch::LIMITS);
+    for f in c.failures.iter().take(FAILURES_SHOWN) {
+        let clause = f
+            .clause
+            .as_ref()
+            .map_or(String::new(), |c| format!(" [{c}]"));
+        let decided = if f.decided {
+            " (depends on this contract's decisions)"
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "  FAIL {}: {}{clause}{decided}", f.case, f.reason);
+        for line in f.detail.lines().take(DETAIL_LINES) {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    if c.failures.len() > FAILURES_SHOWN {
+        let _ = writeln!(
+            out,
+            "  and {} more failing cases",
+            c.failures.len() - FAILURES_SHOWN
+        );
+    }
+    match &c.fuzz {
+        None => {
+            let _ = writeln!(out, "  fuzzing: not run (--fuzz-time 0)");
+        }
+        Some(f) => {
+            let _ = writeln!(
+                out,
+                "  fuzzing for {:?} (seed {}{}): {} sessions; {}",
+                f.time,
+                f.seed,
+                if f.assignment_only {
+                    ", sessions that end with term or the game's end"
+                } else {
+                    ""
+                },
+                f.cases,
+                f.verdict
+            );
+            for group in &f.groups {
+                let _ = writeln!(out, "    {group}");
+            }
+        }
+    }
+}
+
+fn write_memory(out: &mut String, m: &Marked) {
+    let Some(mem) = &m.memory else {
+        let _ = writeln!(out, "memory: not checked (no program)");
+        return;
+    };
+    match &mem.tool {
+        Err(why) => {
+            let _ = writeln!(out, "memory: {why}");
+        }
+        Ok(tool) => {
+            let _ = writeln!(
+                out,
+                "memory: {} on {} of the {} cases that ended in time: {}",
+                tool.name(),
+                mem.cases.0,
+                mem.cases.1,
+                if mem.errors.is_empty() {
+                    "no error"
+                } else {
+                    "ERRORS"
+                }
+            );
+            for (case, text) in &mem.errors {
+                if !case.is_empty() {
+                    let _ = writeln!(out, "  in {case}:");
+                }
+                for line in text.lines() {
+                    let _ = writeln!(out, "    {line}");
+                }
+            }
+        }
+    }
+    match &mem.peak {
+        Ok((kib, case)) => {
+            let limit = match mem.limit_kib {
+                Some(limit) if *kib > limit => format!("; OVER the limit of {limit} KiB"),
+                Some(limit) => format!("; the limit is {limit} KiB"),
+                None => String::new(),
+            };
+            let _ = writeln!(out, "  peak resident memory: {kib} KiB (in {case}{limit})");
+        }
+        Err(why) => {
+            let _ = writeln!(out, "  peak resident memory: {why}");
+        }
+    }
+}
+
+fn write_tests(out: &mut String, m: &Marked) {
+    let t = &m.tests;
+    if t.folder.is_none() {
+        let _ = writeln!(out, "tests: no tests/ folder");
+        return;
+    } else {
+        let _ = writeln!(
+            out,
+            "tests: {} cases in tests/: {} wrong, {} without .out",
+            t.cases,
+            t.wrong.len(),
+            t.no_out.len()
+        );
+        for (case, detail) in &t.wrong {
+            let _ = writeln!(
+                out,
+                "  WRONG {case}: its expected output is not the reference's"
+            );
+            for line in detail.lines() {
+                let _ = writeln!(out, "  {line}");
+            }
+        }
+        for case in &t.no_out {
+            let _ = writeln!(out, "  no .out: {case}");
+        }
+    }
+    let _ = writeln!(
+        out,
+        "  covered {} of the assignment's {} scenarios{}",
+        t.covered.0,
+        t.covered.1,
+        if t.missing.is_empty() {
+            ""
+        } else {
+            "; not covered:"
+        }
+    );
+    for (id, what, example) in t.missing.iter().take(MISSING_SHOWN) {
+        let _ = writeln!(out, "    {id}: {what} (e.g. {example})");
+    }
+    if t.missing.len() > MISSING_SHOWN {
+        let _ = writeln!(
+            out,
+            "    and {} more (`gomoku-mist cover` on the tests lists them all)",
+            t.missing.len() - MISSING_SHOWN
+        );
+    }
+}
+
+/// The class summary: one line a submission, then the count.
+pub fn summary(all: &[(Marked, Marks)]) -> String {
+    let mut out = String::new();
+    let width = all
+        .iter()
+        .map(|(m, _)| m.name.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let cw = all
+        .iter()
+        .map(|(m, _)| compiles_word(m).len())
+        .max()
+        .unwrap_or(8)
+        .max(8);
+    let _ = writeln!(
+        out,
+        "{:<width$}  {:<cw$}  restrictions  correctness  tests  memory       total",
+        "name", "compiles"
+    );
+    for (m, marks) in all {
+        let part = |id: &str| {
+            marks
+                .parts
+                .iter()
+                .find(|p| p.id == id)
+                .map_or("-".to_owned(), |p| p.score.to_string())
+        };
+        let broken = if !m.broken.is_empty() {
+            format!("{} broken", m.broken.len())
+        } else if !m.build.compiled {
+            "not checked".to_owned()
+        } else {
+            "ok".to_owned()
+        };
+        let _ = writeln!(
+            out,
+            "{:<width$}  {:<cw$}  {broken:<12}  {:<11}  {:<5}  {:<11}  {}",
+            m.name,
+            compiles_word(m),
+            part("correctness"),
+            part("tests"),
+            memory_word(m),
+            marks.total
+        );
+    }
+    let max = all.first().map_or(0.0, |(_, marks)| marks.max);
+    let _ = writeln!(
+        out,
+        "{} submissions marked, out of {max} (not the course's official marks)",
+        all.len()
+    );
+    out
+}
+
+/// `yes`, `no`, or `no (yes with VLAs allowed)`, for the summary and the
+/// CSV.
+pub fn compiles_word(m: &Marked) -> &'static str {
+    match (m.build.compiled, m.build.relaxed) {
+        (true, false) => "yes",
+        (true, true) => "no (yes with VLAs allowed)",
+        (false, _) => "no",
+    }
+}
+
+/// `ok`, `errors` or `not checked`, for the summary and the CSV.
+pub fn memory_word(m: &Marked) -> &'static str {
+    match &m.memory {
+        Some(mem) if mem.tool.is_ok() && !mem.errors.is_empty() => "errors",
+        Some(mem) if mem.over_limit() => "over limit",
+        Some(mem) if mem.tool.is_ok() => "ok",
+        _ => "not checked",
+    }
+}

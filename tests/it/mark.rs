@@ -1,0 +1,428 @@
+//! `mark` on planted submissions (`tests/mark/class/NAME/gitm.c`, each
+//! with one fault planted, as its first comment says), against a small
+//! suite (`tests/mark/suite`, nine golden cases: five the assignment's
+//! rules decide, four that end the input mid-game) so that the one that
+//! hangs at end of input costs four timeouts, not a hundred and sixty.
+//! The correct one is also marked against the whole golden suite.
+//!
+//! They need a C compiler (gcc), and valgrind for the memory part: each
+//! test says so and returns where they are missing. Fuzzing gets a second;
+//! nothing asserted depends on how many sessions it ran.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::common::BIN;
+
+/// A whole class takes a minute or so on a loaded machine: far past it,
+/// the run is taken to hang.
+const CLASS_TIME: Duration = Duration::from_secs(900);
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Whether `program` can be started; if not, the reason a test skips.
+fn missing(program: &str) -> Option<String> {
+    match Command::new(program).arg("--version").output() {
+        Ok(_) => None,
+        Err(e) => Some(format!("{program} cannot be started ({e})")),
+    }
+}
+
+/// An empty folder of this test's own, under the system's temporary one.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "gomoku-mist-mark-test-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Runs `gomoku-mist mark ARGS` in the repository's root: stdout and the
+/// exit code.
+fn mark(args: &[&str]) -> (String, Option<i32>) {
+    let output = assert_cmd::Command::new(BIN)
+        .arg("mark")
+        .args(args)
+        .current_dir(root())
+        .timeout(CLASS_TIME)
+        .output()
+        .expect("run gomoku-mist mark");
+    (
+        String::from_utf8(output.stdout).expect("the report is UTF-8"),
+        output.status.code(),
+    )
+}
+
+fn class() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(root().join("tests/mark/class"))
+        .expect("read tests/mark/class")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    names
+        .iter()
+        .map(|n| format!("tests/mark/class/{n}"))
+        .collect()
+}
+
+/// One line a submission, from the kit's JSON: what compiled, what broke,
+/// the correctness cases, the memory verdict, wrong tests and the total.
+fn table(report: &Value) -> String {
+    let mut out = String::new();
+    for s in report["submissions"].as_array().expect("submissions") {
+        let broken: Vec<String> = s["restrictions"]
+            .as_array()
+            .expect("restrictions")
+            .iter()
+            .filter(|r| !r["broken"].as_array().expect("broken").is_empty())
+            .map(|r| {
+                format!(
+                    "{}={}",
+                    r["id"].as_str().unwrap_or(""),
+                    r["broken"][0].as_str().unwrap_or("")
+                )
+            })
+            .collect();
+        let rules = &s["correctness"]["rules"];
+        let memory = &s["memory"];
+        let memory = if memory.is_null() || memory["tool"].is_null() {
+            "not checked"
+        } else if memory["errors"].as_array().is_some_and(|e| e.is_empty()) {
+            "ok"
+        } else {
+            "errors"
+        };
+        out.push_str(&format!(
+            "{}: compiles {}, broken [{}], rules {}/{}, memory {memory}, wrong tests {}, total {}\n",
+            s["name"].as_str().unwrap_or(""),
+            s["compiles"],
+            broken.join(", "),
+            rules["passed"],
+            rules["run"],
+            s["tests"]["wrong"].as_array().map_or(0, Vec::len),
+            s["marks"]["total"],
+        ));
+    }
+    out
+}
+
+#[test]
+fn a_class_of_planted_submissions_is_marked_in_one_run() {
+    if let Some(why) = missing("gcc") {
+        println!("skipped: {why}");
+        return;
+    }
+    let valgrind = missing("valgrind");
+    if let Some(why) = &valgrind {
+        println!("the memory part is not checked: {why}");
+    }
+    let out = scratch("class");
+    let out_arg = out.display().to_string();
+    let mut args = vec![
+        "--tests",
+        "tests/mark/suite",
+        "--fuzz-time",
+        "1",
+        "--timeout",
+        "2",
+        "--memory-cases",
+        "4",
+        "--jobs",
+        "4",
+        "--format",
+        "json",
+        "--out",
+        &out_arg,
+        "--memcheck",
+        if valgrind.is_some() {
+            "none"
+        } else {
+            "valgrind"
+        },
+    ];
+    let submissions = class();
+    args.extend(submissions.iter().map(String::as_str));
+    let (stdout, code) = mark(&args);
+    let report: Value = serde_json::from_str(&stdout).expect("mark --format json writes JSON");
+    let oob_memory = if valgrind.is_some() {
+        "not checked"
+    } else {
+        "errors"
+    };
+    let clean = if valgrind.is_some() {
+        "not checked"
+    } else {
+        "ok"
+    };
+    let expected = format!(
+        "correct: compiles true, broken [], rules 5/5, memory {clean}, wrong tests 0, total 10.0\n\
+         extra-file: compiles true, broken [extra_files=board.h: a source file beyond gitm.c], rules 5/5, memory {clean}, wrong tests 0, total 0.0\n\
+         fopen: compiles true, broken [files=calls fopen], rules 5/5, memory {clean}, wrong tests 0, total 0.0\n\
+         hang: compiles true, broken [], rules 5/5, memory {clean}, wrong tests 0, total 8.0\n\
+         malloc: compiles true, broken [dynamic_memory=calls calloc], rules 5/5, memory {clean}, wrong tests 0, total 0.0\n\
+         mmap: compiles true, broken [mapped_memory=calls mmap], rules 5/5, memory {clean}, wrong tests 0, total 0.0\n\
+         no-compile: compiles false, broken [], rules null/null, memory not checked, wrong tests 0, total 0.0\n\
+         out-of-bounds: compiles true, broken [], rules 5/5, memory {oob_memory}, wrong tests 0, total 8.0\n\
+         vla: compiles true, broken [vla=gitm.c:72: ISO C90 forbids variable length array 'line'], rules 5/5, memory {clean}, wrong tests 0, total 0.0\n\
+         wrong-test: compiles true, broken [], rules 5/5, memory {clean}, wrong tests 1, total 8.23\n"
+    );
+    let got = table(&report);
+    assert_eq!(got, expected, "\nexpected:\n{expected}\ngot:\n{got}");
+    assert_eq!(code, Some(1), "not every submission got its full mark");
+
+    // The hang is found as what it is, once: the cases that end the input
+    // mid-game are not run (each would cost the timeout), and the rest pass.
+    let hang = &report["submissions"][3]["correctness"];
+    assert_eq!(hang["not_run_at_end_of_input"], 4, "{hang}");
+    assert_eq!(hang["failures"].as_array().map(Vec::len), Some(0), "{hang}");
+    assert_eq!(hang["fuzz"]["assignment_only"], true, "{hang}");
+    assert_eq!(
+        report["submissions"][0]["correctness"]["not_run_at_end_of_input"],
+        0
+    );
+    // The wrong test is named, with where it is wrong.
+    let wrong = &report["submissions"][9]["tests"]["wrong"][0];
+    assert_eq!(wrong["case"], "tests/coordinate.in");
+    assert!(
+        wrong["detail"]
+            .as_str()
+            .unwrap_or("")
+            .contains("test's   | Invalid!⏎"),
+        "{wrong}"
+    );
+
+    // The class's CSV: a row a submission.
+    let csv = std::fs::read_to_string(out.join("class.csv")).expect("class.csv is written");
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        rows[0],
+        "name,compiles,extra_files,vla,dynamic_memory,files,mapped_memory,correctness,tests,memory,total,max"
+    );
+    assert_eq!(rows.len(), 11, "{csv}");
+    assert_eq!(
+        rows[1],
+        format!("correct,yes,ok,ok,ok,ok,ok,8,2,{clean},10,10")
+    );
+    assert_eq!(
+        rows[7],
+        "no-compile,no,ok,not checked,not checked,not checked,not checked,0,0,not checked,0,10"
+    );
+
+    // Each submission's Gradescope results.json: the total as its score,
+    // and a test a check, each with its score, output and visibility.
+    for (s, name) in report["submissions"]
+        .as_array()
+        .expect("submissions")
+        .iter()
+        .zip(&submissions)
+    {
+        let name = name.rsplit('/').next().unwrap_or_default();
+        let path = out.join(name).join("results.json");
+        let text = std::fs::read_to_string(&path).expect("results.json is written");
+        let results: Value = serde_json::from_str(&text).expect("results.json is JSON");
+        assert_eq!(results["score"], s["marks"]["total"], "{name}");
+        let tests = results["tests"].as_array().expect("tests");
+        assert_eq!(
+            tests.len(),
+            8,
+            "{name}: compiles, five restrictions, two parts"
+        );
+        for test in tests {
+            for key in ["name", "score", "max_score", "output", "visibility"] {
+                assert!(!test[key].is_null(), "{name}: a test without {key}: {test}");
+            }
+        }
+        assert!(
+            results["output"]
+                .as_str()
+                .unwrap_or("")
+                .contains("Not the course's official mark")
+        );
+        let junit = std::fs::read_to_string(out.join(name).join("junit.xml")).expect("junit.xml");
+        roxmltree::Document::parse(&junit).expect("junit.xml is XML");
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn the_correct_submission_passes_every_golden_case_and_gets_full_marks() {
+    if let Some(why) = missing("gcc") {
+        println!("skipped: {why}");
+        return;
+    }
+    let (stdout, code) = mark(&[
+        "--fuzz-time",
+        "1",
+        "--timeout",
+        "5",
+        "--memory-cases",
+        "2",
+        "--format",
+        "gradescope",
+        "tests/mark/class/correct",
+    ]);
+    let results: Value = serde_json::from_str(&stdout).expect("gradescope format is JSON");
+    let output = results["output"].as_str().unwrap_or_default();
+    assert_eq!(results["score"], 10.0, "{output}");
+    assert_eq!(code, Some(0), "{output}");
+    assert!(
+        output.contains(
+            "the assignment's rules: 60 of 60 passed; this contract's decisions: 163 of 163"
+        ),
+        "{output}"
+    );
+    assert!(
+        output.contains("0 failures"),
+        "fuzzing found nothing: {output}"
+    );
+}
+
+#[test]
+fn memory_counted_by_weight_and_seen_by_address_sanitizer() {
+    if let Some(why) = missing("gcc") {
+        println!("skipped: {why}");
+        return;
+    }
+    let (stdout, _) = mark(&[
+        "--tests",
+        "tests/mark/suite",
+        "--fuzz-time",
+        "0",
+        "--memcheck",
+        "asan",
+        "--memory-cases",
+        "0",
+        "--weights",
+        "memory=1",
+        "--format",
+        "json",
+        "tests/mark/class/out-of-bounds",
+    ]);
+    let report: Value = serde_json::from_str(&stdout).expect("JSON");
+    let s = &report["submissions"][0];
+    if let Some(why) = s["memory"]["not_checked"].as_str() {
+        println!("skipped: {why}");
+        return;
+    }
+    assert_eq!(s["memory"]["tool"], "AddressSanitizer");
+    let error = s["memory"]["errors"][0]["report"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(error.contains("stack-buffer-overflow"), "{error}");
+    let parts = s["marks"]["parts"].as_array().expect("parts");
+    let memory = parts
+        .iter()
+        .find(|p| p["part"] == "memory")
+        .expect("memory counted");
+    assert_eq!(
+        (memory["score"].as_f64(), memory["max"].as_f64()),
+        (Some(0.0), Some(1.0))
+    );
+    assert_eq!(s["marks"]["total"], 8.0);
+    assert_eq!(s["marks"]["max"], 11.0);
+}
+
+#[test]
+fn mark_usage_errors_name_the_option_and_exit_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&[], "no SUBMISSION given"),
+        (
+            &["--format", "gradescope", "a", "b"],
+            "--format: \"gradescope\" is for one submission",
+        ),
+        (
+            &["--weights", "style=1", "a"],
+            "--weights: \"style=1\": \"style\" is not a part",
+        ),
+        (
+            &["--memcheck", "purify", "a"],
+            "--memcheck: \"purify\" is not auto, valgrind, asan or none",
+        ),
+        (
+            &["--fuzz-time", "-1", "a"],
+            "--fuzz-time: \"-1\" is not a number of seconds",
+        ),
+    ];
+    for (args, want) in cases {
+        let output = assert_cmd::Command::new(BIN)
+            .arg("mark")
+            .args(*args)
+            .timeout(Duration::from_secs(60))
+            .output()
+            .expect("run gomoku-mist mark");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(want), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn the_progress_line_counts_the_submissions_and_names_the_one_being_marked() {
+    use gomoku_mist::conform::mark::compile::Compiler;
+    use gomoku_mist::conform::mark::memory::{Checker, MemoryOptions};
+    use gomoku_mist::conform::mark::score::Weights;
+    use gomoku_mist::conform::mark::suite::SuiteOptions;
+    use gomoku_mist::conform::mark::{self, MarkFormat, MarkOptions};
+
+    // Submissions that do not compile: whether or not there is a compiler,
+    // each is marked at once.
+    let opts = MarkOptions {
+        submissions: vec![
+            root().join("tests/mark/class/no-compile"),
+            root().join("tests/mark/class/no-compile"),
+        ],
+        source: "gitm.c".into(),
+        compiler: Compiler::course(),
+        suite: SuiteOptions {
+            suite: root().join("tests/mark/suite"),
+            read_args: gomoku_mist::cli::setup,
+            timeout: Duration::from_secs(5),
+            jobs: 1,
+            fuzz_time: None,
+            seed: 1,
+        },
+        memory: MemoryOptions {
+            checker: Checker::None,
+            cases: 1,
+            timeout: Duration::from_secs(5),
+            jobs: 1,
+            limit_kib: None,
+        },
+        weights: Weights::default(),
+        format: MarkFormat::Csv,
+        out_dir: None,
+        jobs: 1,
+    };
+    let (mut out, mut progress) = (Vec::new(), Vec::new());
+    mark::mark(&opts, &mut out, Some(&mut progress)).expect("mark runs");
+    let progress = String::from_utf8(progress).expect("UTF-8");
+    let lines: Vec<&str> = progress
+        .split("\r\x1b[K")
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "[0 of 2 marked] marking no-compile",
+            "[1 of 2 marked] marking no-compile",
+            "[1 of 2 marked] marking no-compile-2",
+            "[2 of 2 marked] marking no-compile-2",
+        ]
+    );
+    let csv = String::from_utf8(out).expect("UTF-8");
+    assert!(
+        csv.contains("\nno-compile,no,") && csv.contains("\nno-compile-2,no,"),
+        "{csv}"
+    );
+}
