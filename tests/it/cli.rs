@@ -129,11 +129,14 @@ fn help_and_version_stay_quiet_when_the_reader_is_gone() {
 /// Runs the binary with stdin on a file holding `input`, and returns its
 /// stdout, its exit code and where it left the file's offset.
 fn run_on_file(args: &[&str], input: &[u8]) -> (Vec<u8>, Option<i32>, u64) {
-    let dir = std::env::temp_dir().join(format!("gomoku-mist-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
-    // Tests run in parallel: each run gets a file of its own.
+    // Tests run in parallel: each run gets a file of its own, removed
+    // after, and no folder is left behind.
     static RUNS: AtomicUsize = AtomicUsize::new(0);
-    let path = dir.join(format!("{}.in", RUNS.fetch_add(1, Ordering::Relaxed)));
+    let path = std::env::temp_dir().join(format!(
+        "gomoku-mist-cli-{}-{}.in",
+        std::process::id(),
+        RUNS.fetch_add(1, Ordering::Relaxed)
+    ));
     std::fs::write(&path, input).expect("write the input");
     let mut file = File::open(&path).expect("open the input");
     let stdin = file
