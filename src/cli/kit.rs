@@ -76,7 +76,7 @@ pub enum Sub {
 
 impl Sub {
     /// Every subcommand, in the order the help lists them.
-    pub const ALL: [Sub; 3] = [Sub::Check, Sub::Fuzz, Sub::Cover];
+    pub const ALL: [Sub; 4] = [Sub::Check, Sub::Fuzz, Sub::Cover, Sub::Mark];
 
     /// The subcommand named `name`, if it is one.
     pub fn from_name(name: &OsString) -> Option<Sub> {

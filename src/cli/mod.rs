@@ -269,7 +269,7 @@ mod tests {
             let pointer = format!("(see {} --help)", sub.name());
             assert!(play::HELP.contains(&pointer), "--help lacks {pointer:?}");
         }
-        assert!(play::HELP.contains("\n       gomoku-mist help [check|fuzz|cover] "));
+        assert!(play::HELP.contains("\n       gomoku-mist help [check|fuzz|cover|mark] "));
     }
 
     #[test]
@@ -288,7 +288,7 @@ mod tests {
         assert!(matches!(parse(args(&["help", "-V"])), Ok(Action::Version)));
         assert_eq!(
             error(&["help", "bogus"]),
-            "no subcommand \"bogus\" (help knows check, fuzz, cover)"
+            "no subcommand \"bogus\" (help knows check, fuzz, cover, mark)"
         );
         assert_eq!(
             error(&["help", "check", "fuzz"]),

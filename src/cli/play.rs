@@ -39,7 +39,8 @@ Usage: gomoku-mist [OPTIONS] [< FILE]
        gomoku-mist check [--program CMD] PATH...   (see check --help)
        gomoku-mist fuzz --program CMD [OPTIONS]     (see fuzz --help)
        gomoku-mist cover PATH...                    (see cover --help)
-       gomoku-mist help [check|fuzz|cover]          this help, or a subcommand's
+       gomoku-mist mark SUBMISSION...               (see mark --help)
+       gomoku-mist help [check|fuzz|cover|mark]     this help, or a subcommand's
 
 Options:
       --moves <HISTORY>  start after these moves, written as `history` prints them

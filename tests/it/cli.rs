@@ -289,7 +289,7 @@ fn the_help_lists_every_subcommand_and_help_itself() {
 fn help_about_an_unknown_subcommand_is_a_usage_error() {
     assert_one_safe_error_line(
         &["help".into(), "bogus".into()],
-        r#"gomoku-mist: no subcommand "bogus" (help knows check, fuzz, cover)"#,
+        r#"gomoku-mist: no subcommand "bogus" (help knows check, fuzz, cover, mark)"#,
     );
     assert_one_safe_error_line(
         &["help".into(), "check".into(), "x".into()],

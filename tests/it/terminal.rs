@@ -33,6 +33,9 @@ struct Terminal {
     stdout: Gathered,
     /// Ends when stdout is closed.
     stdout_reader: Option<JoinHandle<()>>,
+    /// Ends once no one has the terminal open but us and all it held is
+    /// read.
+    screen_reader: Option<JoinHandle<()>>,
     /// How much of the screen earlier `expect`s have consumed.
     seen: usize,
 }
@@ -116,13 +119,14 @@ impl Terminal {
             None => (Gathered::default(), None),
         };
         let master = File::from(master);
-        let (screen, _) = gather(master.try_clone().expect("dup the master"));
+        let (screen, screen_reader) = gather(master.try_clone().expect("dup the master"));
         Terminal {
             child,
             keys: master,
             screen,
             stdout,
             stdout_reader,
+            screen_reader: Some(screen_reader),
             seen: 0,
         }
     }
@@ -205,8 +209,15 @@ impl Terminal {
         String::from_utf8_lossy(&self.screen.lock().unwrap()).into_owned()
     }
 
-    /// The screen's lines as a person reads them ([`render`]).
-    fn shown(&self) -> String {
+    /// The screen's lines as a person reads them ([`render`]), all of
+    /// them: called after [`Terminal::exit`], it waits until everything
+    /// the program wrote to the terminal has been read.
+    fn shown(&mut self) -> String {
+        if self.child.try_wait().is_ok_and(|status| status.is_some()) {
+            if let Some(reader) = self.screen_reader.take() {
+                reader.join().expect("the screen reader");
+            }
+        }
         render(&self.screen.lock().unwrap())
     }
 }
