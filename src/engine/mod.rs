@@ -154,6 +154,13 @@ pub fn forbidden(setup: &Setup) -> Vec<(Spot, Foul)> {
         .collect()
 }
 
+/// Builds what a search under `rule` needs that [`Engine::new`] leaves to
+/// its first use (renju's pattern table: some tens of milliseconds), so
+/// that no move's clock pays for it.
+pub fn warm_up(rule: Rule) {
+    pattern::table(rule);
+}
+
 /// The engine's spot for a point of the rules core.
 pub fn spot_of(p: Point) -> Spot {
     // Both indices are below 19.
@@ -305,8 +312,11 @@ impl Engine {
     /// to sane bounds: 16 KiB to 1 GiB). The first engine of a process also
     /// builds the pattern tables (some tens of milliseconds).
     pub fn new(memory_bytes: usize) -> Engine {
-        // Built once per process, here rather than inside a timed search.
-        for rule in Rule::ALL {
+        // Built once per process, here rather than inside a timed search;
+        // renju's (1 MiB more) only once a renju game is announced (see
+        // `warm_up`), so that a brain that never plays it keeps within the
+        // memory it keeps back for all but the hash table.
+        for rule in Rule::ALL.into_iter().filter(|&r| r != Rule::Renju) {
             pattern::table(rule);
         }
         eval::Shapes::get();

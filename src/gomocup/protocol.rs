@@ -613,6 +613,7 @@ impl Protocol {
             _ => {
                 let (rule, note) = rule_of(n.unsigned_abs());
                 self.rule = rule;
+                crate::engine::warm_up(rule);
                 if let Some(note) = note {
                     reply(out, "MESSAGE", note);
                 }

@@ -145,7 +145,7 @@ impl Search<'_> {
         } else {
             list.len()
         };
-        let limit = wanted.min(moves);
+        let mut limit = wanted.min(moves);
         let killers = self.killers[ply];
         // A reply searched with this node's own window: on the expected
         // line, or the other kind of null-window node than this one.
@@ -172,11 +172,17 @@ impl Search<'_> {
                     // history as its search left it).
                     self.lists[ply] = list;
                     list = self.ordered_moves(ply, tt_move, wanted);
+                    // Fewer than every candidate where some are Black's
+                    // forbidden points (renju).
+                    limit = limit.min(list.len());
                 }
                 let m = if staged && next == 1 {
                     tt_move
                 } else {
-                    usize::from(list[next - 1].1)
+                    match list.get(next - 1) {
+                        Some(&(_, m)) => usize::from(m),
+                        None => continue,
+                    }
                 };
                 (next - 1, m, false)
             } else if taken_back < put_off {
