@@ -590,6 +590,25 @@ mod tests {
         assert!(read(&mut table).iter().all(Option::is_none), "cleared");
     }
 
+    /// Written aside, a table is written a huge page at a time, with a
+    /// call between the pieces where its writer may wait; what it held is
+    /// kept by a commit and gone after a wipe.
+    #[test]
+    fn a_table_is_written_aside_in_pieces_of_a_huge_page() {
+        for bytes in [1 << 20, 8 << 20] {
+            let mut table = Table::new(bytes);
+            let before = fill_and_read(&mut table);
+            let mut pieces = 0;
+            table.commit_with(|| pieces += 1);
+            assert_eq!(pieces, bytes.div_ceil(HUGE_PAGE), "{bytes} bytes committed");
+            assert_eq!(read(&mut table), before, "{bytes} bytes committed");
+            pieces = 0;
+            table.wipe_with(|| pieces += 1);
+            assert_eq!(pieces, bytes.div_ceil(HUGE_PAGE), "{bytes} bytes wiped");
+            assert!(read(&mut table).iter().all(Option::is_none), "{bytes} bytes wiped");
+        }
+    }
+
     /// A table made aside comes whole, empty, of its size, every page
     /// written.
     #[test]
