@@ -605,7 +605,10 @@ mod tests {
             pieces = 0;
             table.wipe_with(|| pieces += 1);
             assert_eq!(pieces, bytes.div_ceil(HUGE_PAGE), "{bytes} bytes wiped");
-            assert!(read(&mut table).iter().all(Option::is_none), "{bytes} bytes wiped");
+            assert!(
+                read(&mut table).iter().all(Option::is_none),
+                "{bytes} bytes wiped"
+            );
         }
     }
 
