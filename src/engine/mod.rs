@@ -77,6 +77,26 @@ pub const HELPER_BYTES: usize = 2 << 20;
 /// the reserve that a manager's memory limit leaves for the rest.
 pub const STAND_IN: usize = 512 << 10;
 
+/// A search given less time than this has the processor to itself: a
+/// table being made aside waits while it runs (see [`Engine::reset`]).
+pub const YIELD_BELOW: Duration = Duration::from_secs(1);
+
+/// A raised flag, lowered when dropped.
+struct Searching(Arc<AtomicBool>);
+
+impl Searching {
+    fn raise(flag: &Arc<AtomicBool>) -> Searching {
+        flag.store(true, Ordering::Relaxed);
+        Searching(Arc::clone(flag))
+    }
+}
+
+impl Drop for Searching {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Relaxed);
+    }
+}
+
 /// A position as the engine is given it: a square board of any side from
 /// [`MIN_SIZE`] to [`MAX_SIZE`], its stones, who moves and the rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -295,6 +315,9 @@ pub struct Engine {
     /// The table being made aside, to be searched once it is ready (see
     /// [`Engine::reset`]).
     coming: Option<tt::Coming>,
+    /// Up while a search shorter than [`YIELD_BELOW`] runs: a table being
+    /// made aside waits then, and leaves the search the processor.
+    searching: Arc<AtomicBool>,
     history: Box<[[i32; CELLS]; 2]>,
     /// Threads a timed search uses when its limits do not say.
     threads: u32,
@@ -324,6 +347,7 @@ impl Engine {
             tt: tt::Table::new(memory_bytes),
             committed: false,
             coming: None,
+            searching: Arc::new(AtomicBool::new(false)),
             history: Box::new([[0; CELLS]; 2]),
             threads: 1,
             helper_room: None,
@@ -381,6 +405,11 @@ impl Engine {
     ///   stand-in of [`STAND_IN`] bytes; the first search to start after
     ///   it is ready takes it (one bounded by nodes or depth waits for it,
     ///   to stay deterministic, up to half its time if it has a clock).
+    ///   While a search of less than [`YIELD_BELOW`] runs, the table's
+    ///   writing waits: such a search, a manager's fast game, needs every
+    ///   core, and the table comes in the opponent's time instead. A
+    ///   longer one does not hold it back: that would keep the table from
+    ///   the move after, for a few milliseconds of its own time.
     pub fn reset(&mut self, memory_bytes: usize) {
         let bytes = tt::Table::bytes_for(memory_bytes);
         if bytes == self.table_bytes() {
@@ -390,8 +419,9 @@ impl Engine {
                 self.tt.clear();
             } else if !self.tt.forget() {
                 let mut old = self.stand_in();
+                let pause = self.pause();
                 self.make_aside(bytes, move || {
-                    old.wipe();
+                    old.wipe_with(pause);
                     old
                 });
             }
@@ -403,17 +433,29 @@ impl Engine {
         } else {
             let old = self.stand_in();
             let previous = self.coming.take();
+            let pause = self.pause();
             self.make_aside(bytes, move || {
                 // Each freed before the new one is mapped.
                 drop(previous.map(|p| p.take(Duration::MAX)));
                 drop(old);
                 let mut table = tt::Table::new(bytes);
-                table.commit();
+                table.commit_with(pause);
                 table
             });
         }
         self.helper_room = None;
         self.history.iter_mut().for_each(|h| h.fill(0));
+    }
+
+    /// What a table made aside does between its pieces: waits while a
+    /// short search runs.
+    fn pause(&self) -> impl FnMut() + Send + 'static {
+        let searching = Arc::clone(&self.searching);
+        move || {
+            while searching.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
     }
 
     /// Puts a stand-in in the table's place, written whole (it is small),
@@ -536,6 +578,11 @@ impl Engine {
             _ => Duration::MAX,
         };
         self.take_coming(wait);
+        // Lowered when this search returns, whichever way.
+        let _searching = limits
+            .time
+            .filter(|&t| t < YIELD_BELOW && self.coming.is_some())
+            .map(|_| Searching::raise(&self.searching));
         let threads = match limits {
             Limits {
                 nodes: None,
