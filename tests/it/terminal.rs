@@ -906,7 +906,9 @@ fn a_game_against_the_computer_at_level_3() {
     let args = ["--cpu", "white", "--level", "3"];
     let mut t = Terminal::start_in(&args, false, on_screen(90));
     for line in LEVEL_3_BLACK {
-        t.expect("Black, move ").expect("> ").keys(&format!("{line}\r"));
+        t.expect("Black, move ")
+            .expect("> ")
+            .keys(&format!("{line}\r"));
     }
     t.expect("wins with five in a row.");
     assert_eq!(t.exit().0, Some(0));
