@@ -538,7 +538,9 @@ fn a_bracketed_paste_is_several_lines_each_answered_and_remembered() {
 
 #[test]
 fn ctrl_c_while_the_computer_thinks_is_ignored_and_keys_wait_for_the_prompt() {
-    let mut t = Terminal::start(&["--cpu", "white", "--cpu-time", "1500"], false);
+    // The keys must come while it thinks: 300 ms into a think of 5 s
+    // leaves a loaded machine seconds to spare.
+    let mut t = Terminal::start(&["--cpu", "white", "--cpu-time", "5000"], false);
     t.expect("While it thinks, Ctrl-C is ignored")
         .expect("Black, move 1> ")
         .keys("place J10\r");
