@@ -305,31 +305,13 @@ fn over_by_signal(_: i32, _: &Contain) -> Option<Status> {
     None
 }
 
-/// The children of every thread of `pid`.
-#[cfg(target_os = "linux")]
-fn children(pid: u32) -> Vec<u32> {
-    let mut children = Vec::new();
-    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-        return children;
-    };
-    for task in tasks.flatten() {
-        if let Ok(list) = std::fs::read_to_string(task.path().join("children")) {
-            children.extend(
-                list.split_whitespace()
-                    .filter_map(|p| p.parse::<u32>().ok()),
-            );
-        }
-    }
-    children
-}
-
 /// Every process below `pid`.
 #[cfg(target_os = "linux")]
 fn descendants(pid: u32) -> Vec<u32> {
-    let mut found = children(pid);
+    let mut found = sandbox::children(pid);
     let mut next = 0;
     while let Some(&p) = found.get(next) {
-        found.extend(children(p));
+        found.extend(sandbox::children(p));
         next += 1;
     }
     found
@@ -366,7 +348,7 @@ fn open_files(pid: u32) -> u64 {
 #[cfg(target_os = "linux")]
 fn reap_others(me: u32, program: u32) {
     use rustix::process::{Pid, WaitOptions, waitpid};
-    for pid in children(me) {
+    for pid in sandbox::children(me) {
         if pid != program {
             if let Some(pid) = i32::try_from(pid).ok().and_then(Pid::from_raw) {
                 let _ = waitpid(Some(pid), WaitOptions::NOHANG);

@@ -143,7 +143,7 @@ pub fn stop_all(last: bool) {
         }
         let until = Instant::now() + SWEEP_FOR;
         loop {
-            let children = own_children();
+            let children = super::sandbox::children(std::process::id());
             if children.is_empty() || Instant::now() > until {
                 break;
             }
@@ -195,7 +195,7 @@ fn sweep_all() -> bool {
         // Held while killing, so a launcher being started now is not taken
         // for a leftover.
         let live = live();
-        let strays: Vec<u32> = own_children()
+        let strays: Vec<u32> = super::sandbox::children(std::process::id())
             .into_iter()
             .filter(|pid| !live.contains(pid))
             .collect();
@@ -210,22 +210,4 @@ fn sweep_all() -> bool {
     }
     #[cfg(not(target_os = "linux"))]
     false
-}
-
-/// The children of every thread of this process.
-#[cfg(target_os = "linux")]
-fn own_children() -> Vec<u32> {
-    let mut children = Vec::new();
-    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
-        return children;
-    };
-    for task in tasks.flatten() {
-        if let Ok(list) = std::fs::read_to_string(task.path().join("children")) {
-            children.extend(
-                list.split_whitespace()
-                    .filter_map(|p| p.parse::<u32>().ok()),
-            );
-        }
-    }
-    children
 }

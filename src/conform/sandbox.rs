@@ -392,6 +392,24 @@ impl Status {
     }
 }
 
+/// The children of every thread of `pid`.
+#[cfg(target_os = "linux")]
+pub fn children(pid: u32) -> Vec<u32> {
+    let mut children = Vec::new();
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return children;
+    };
+    for task in tasks.flatten() {
+        if let Ok(list) = std::fs::read_to_string(task.path().join("children")) {
+            children.extend(
+                list.split_whitespace()
+                    .filter_map(|p| p.parse::<u32>().ok()),
+            );
+        }
+    }
+    children
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
