@@ -260,8 +260,7 @@ impl Shared<'_> {
     }
 
     /// Files the finding of case `index`; a new group only if the case
-    /// disagrees again when run once more (the probes that found the line
-    /// to blame ran it again already).
+    /// disagrees again when run once more.
     fn file(&self, index: u64, input: &[u8], trace: &trace::Trace, finding: Finding) {
         let k = key(&finding);
         let add = |groups: &mut BTreeMap<Key, Group>, finding: Finding| {
@@ -292,10 +291,12 @@ impl Shared<'_> {
             stdout: trace.stdout.clone(),
             code: trace.code,
         };
-        // A line found by the probes was found by running the program
-        // again: only a finding at the end of the input rests on one run.
+        // A new group only for a case that disagrees again, whatever the
+        // probes found: a probe that fails may itself be the one run that
+        // went wrong, and when none fails the line is a guess from this
+        // run alone. One run more a group is cheap.
         let before_end = self.deadline.is_none_or(|d| Instant::now() < d);
-        if finding.line.is_none() && before_end {
+        if before_end {
             let again = self.run(input, &expected, self.opts.timeout);
             if report::compare(&expected, &again).is_none() {
                 lock(&self.flaky).insert(index, input.to_vec());

@@ -154,10 +154,14 @@ fn contain(launch: &Launch) -> Status {
         (Resource::Core, exact(0)),
     ];
     // The number of processes is counted per user, for all of the user's
-    // processes: only for nobody, whose are the program's, is it a bound
-    // (a backstop, twice the limit: the count below is what reports).
+    // processes: only for nobody, whose are the program's, is it a bound,
+    // and then one that every run as nobody shares (the kit's jobs, and
+    // any other kit at work), so it is only a backstop, far above the
+    // limit, against a fork bomb faster than the count below, which is
+    // what reports. At twice the limit, one run's 64 processes kept the
+    // others from starting at all.
     if launch.user.is_some() {
-        limits.push((Resource::Nproc, exact(c.processes.saturating_mul(2))));
+        limits.push((Resource::Nproc, exact(c.processes.saturating_mul(16))));
     }
     for (resource, limit) in limits {
         if let Err(e) = setrlimit(resource, limit) {
