@@ -445,13 +445,13 @@ fn info_max_memory_reaches_the_brain_less_a_reserve() {
     let (_, brain) = talk(input);
     assert_eq!(
         brain.new_games,
-        [Some(83_886_080 - (8 << 20)), Some(0), None]
+        [Some(83_886_080 - (10 << 20)), Some(0), None]
     );
     // A manager's first game: the limit comes after START, and the brain
     // hears of the game with it at the first move; the next game begins
     // before its OK.
     let (_, brain) = talk("START 19\nINFO max_memory 83886080\nBEGIN\nRESTART\nBEGIN\n");
-    assert_eq!(brain.new_games, [Some(83_886_080 - (8 << 20)); 2]);
+    assert_eq!(brain.new_games, [Some(83_886_080 - (10 << 20)); 2]);
     assert_eq!(brain.calls, ["new_game", "choose", "new_game", "choose"]);
 }
 
