@@ -547,12 +547,16 @@ fn fuzz_reports_three_planted_bugs_of_the_assignment_as_three_groups() {
 fn fuzz_reports_a_run_that_disagrees_once_apart_and_counts_it_not() {
     let dir = scratch("flaky");
     fs::create_dir_all(&dir).expect("make the folder");
-    // Right every time but the fourth: a stray line then.
-    let count = dir.join("count");
+    // Right every time but the fourth: a stray line then. Each run takes
+    // the next number by making its folder, which only one run can do
+    // however many run at once (a counter in a file, read and written by
+    // two workers, went back to 0 and strayed twice).
+    let runs = dir.join("runs");
+    fs::create_dir_all(&runs).expect("make the folder");
     let script = format!(
-        "n=$(cat '{c}' 2>/dev/null || echo 0); echo $((n+1)) > '{c}'; \
-         if [ \"$n\" = 3 ]; then echo stray; fi; exec '{b}' none",
-        c = count.display(),
+        "i=1; while ! mkdir '{r}/'$i 2>/dev/null; do i=$((i+1)); done; \
+         if [ $i = 4 ]; then echo stray; fi; exec '{b}' none",
+        r = runs.display(),
         b = broken().display()
     );
     let program = ["sh", "-c", &script].map(OsString::from).to_vec();
