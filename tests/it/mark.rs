@@ -444,7 +444,7 @@ fn processes_naming(text: &str) -> Vec<String> {
 
 #[cfg(target_os = "linux")]
 #[test]
-fn hostile_submissions_are_killed_for_the_limit_they_pass_and_leave_nothing() {
+fn a_submission_writing_a_large_file_is_killed_for_it_and_leaves_nothing() {
     if let Some(why) = missing("gcc") {
         println!("skipped: {why}");
         return;
@@ -459,47 +459,33 @@ fn hostile_submissions_are_killed_for_the_limit_they_pass_and_leave_nothing() {
         let open = std::fs::Permissions::from_mode(0o755);
         std::fs::set_permissions(&tmp, open).expect("open the folder");
     }
-    // One run at a time: the processes of nobody are also bounded all
-    // together, so runs at once share that bound.
     let output = assert_cmd::Command::new(BIN)
-        .args(["mark", "--tests", "tests/mark/suite", "--fuzz-time", "0"])
-        .args(["--memcheck", "none", "--jobs", "1", "--format", "json"])
-        .args(["tests/mark/hostile/forks", "tests/mark/hostile/writes"])
+        .args(["mark", "--tests", "tests/mark/suite", "--fuzz-time", "1"])
+        .args(["--memcheck", "none", "--format", "json"])
+        .arg("tests/mark/hostile/writes")
         .env("TMPDIR", &tmp)
         .current_dir(root())
         .timeout(CLASS_TIME)
         .output()
         .expect("run gomoku-mist mark");
     let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
-    let reasons = |n: usize| -> Vec<String> {
-        let failures = report["submissions"][n]["correctness"]["failures"].as_array();
-        failures
-            .into_iter()
-            .flatten()
-            .map(|f| format!("{}: {}", f["reason"], f["detail"]))
-            .collect()
-    };
-    let (forks, writes) = (reasons(0), reasons(1));
-    // A run right after one killed for its processes may find nobody's
-    // bound still taken by the dying ones: its forks fail, and it waits
-    // (timed out). Each run is one or the other, and one at least is
-    // killed for its processes.
+    let c = &report["submissions"][0]["correctness"];
+    let failures: Vec<String> = c["failures"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|f| format!("{}: {}", f["reason"], f["detail"]))
+        .collect();
     assert!(
-        forks
-            .iter()
-            .any(|r| r.contains("started more than 64 processes"))
-            && forks
+        failures.len() == 9
+            && failures
                 .iter()
-                .all(|r| r.contains("started more than 64 processes") || r.contains("timed out")),
-        "{forks:#?}"
+                .all(|r| r.contains("too large a file")
+                    && r.contains("wrote more than 1 MiB to a file")),
+        "{failures:#?}"
     );
-    assert!(
-        !writes.is_empty()
-            && writes
-                .iter()
-                .all(|r| r.contains("wrote more than 1 MiB to a file")),
-        "{writes:#?}"
-    );
+    let contained = c["contained"].to_string();
+    assert!(contained.contains("a 1 MiB file"), "{contained}");
     let left: Vec<_> = std::fs::read_dir(&tmp)
         .map(|d| d.flatten().map(|e| e.path()).collect())
         .unwrap_or_default();
