@@ -21,7 +21,9 @@
 //! only `PATH`, `LANG`, `HOME` and `TMPDIR` set. Its program and the
 //! arguments that name existing files are made absolute first, since it
 //! no longer runs where the kit was started. Used as a library (the
-//! kit's own tests) the program is run directly, as it is.
+//! kit's own tests) the program is run directly, as it is; so is a
+//! marker's tool, a compiler, asked for with [`How::uncontained`]. A run
+//! may also leave a file (a tool's log) to read back ([`How::read`]).
 
 use std::ffi::OsString;
 use std::io::{ErrorKind, Read, Write};
@@ -552,6 +554,29 @@ mod tests {
         let gone = ends_soon(pid);
         let _ = std::fs::remove_dir_all(&dir);
         assert!(gone, "the program's child {pid} was left behind");
+    }
+
+    #[test]
+    fn a_file_is_read_back_from_the_working_folder_but_never_through_a_link() {
+        let dir = std::env::temp_dir().join(format!("gomoku-mist-run-read-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("make a folder");
+        let limits = Limits {
+            timeout: Duration::from_secs(30),
+            cap: 1024,
+        };
+        let read = |name: &str| {
+            let how = How {
+                dir: Some(&dir),
+                read: Some(name),
+                ..How::default()
+            };
+            let script = "echo kept > log; ln -s log link";
+            run_as(&sh(script), &[], b"", limits, how).1
+        };
+        let (log, link) = (read("log"), read("link"));
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(log, Some(b"kept\n".to_vec()));
+        assert_eq!(link, None, "a link was followed");
     }
 
     #[cfg(target_os = "linux")]

@@ -290,6 +290,42 @@ mod tests {
     use super::*;
 
     #[test]
+    fn fuzz_findings_are_read_from_its_json() {
+        let report = br#"{
+  "program": "./gitm", "seed": 1, "cases": 40, "seconds": 1.0,
+  "cannot_start": null,
+  "failures": 7, "groups": 2, "rules": 1, "decisions": 1,
+  "findings": [
+    {"clause": "WIN-LINE", "kind": "rule", "title": "Five in a row wins", "failure": "output", "cause": "a missed win", "cases": 6, "first_case": 3, "example": "", "detail": "", "file": "", "shrink_cut_short": false},
+    {"clause": "EOF-EXIT", "kind": "decision", "title": "End of input", "failure": "crash", "cause": "wrote more than 1 MiB to a file", "cases": 1, "first_case": 9, "example": "", "detail": "", "file": "", "shrink_cut_short": false}
+  ],
+  "not_reproducible": []
+}"#;
+        let fuzzed = read_fuzz(report, Fuzzed::default());
+        assert_eq!(fuzzed.cases, 40);
+        assert_eq!(
+            fuzzed.groups,
+            [
+                "[1] WIN-LINE (the assignment's rule): Five in a row wins: a missed win; 6 \
+                 failing cases, first case 3",
+                "[2] EOF-EXIT (this contract's decision): End of input: wrote more than 1 MiB \
+                 to a file; 1 failing case, first case 9"
+            ]
+        );
+        assert_eq!(
+            fuzzed.verdict,
+            "7 failures in 2 groups: 1 of the assignment's rules, 1 of this contract's decisions"
+        );
+        let none = br#"{"cases": 5, "cannot_start": null, "findings": []}"#;
+        assert_eq!(read_fuzz(none, Fuzzed::default()).verdict, "0 failures");
+        let cannot = br#"{"cases": 0, "cannot_start": "./gitm: not found", "findings": []}"#;
+        assert_eq!(
+            read_fuzz(cannot, Fuzzed::default()).verdict,
+            "cannot start the program: ./gitm: not found"
+        );
+    }
+
+    #[test]
     fn check_report_is_tallied_by_rules_and_decisions() {
         let report = br#"{
   "passed": 2, "failed": 2, "skipped": 1,
