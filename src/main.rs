@@ -58,7 +58,16 @@ fn main() -> ExitCode {
             return conformed(outcome);
         }
         Action::Cover(options) => return conformed(conform::cover(&options, &mut stdout())),
-        Action::Mark(options) => return marked(&options),
+        Action::Mark(options) => {
+            // The programs are built later, each in a folder like this.
+            let program = [conform::mark::scratch::built_where().into_os_string()];
+            if let Err(code) = contain(&options.contain, &program) {
+                return code;
+            }
+            let outcome = marked(&options);
+            conform::reap::hold();
+            return outcome;
+        }
     };
     let opponent = play.cpu.map(Cpu::opponent);
     if !play.plain && io::stdin().is_terminal() && terminal::available() {

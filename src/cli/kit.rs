@@ -35,7 +35,7 @@ const CHECK: &[Spec] = &[
 ];
 
 /// The most `--memory` takes, in MiB: a TiB.
-const MAX_MEMORY_MIB: u64 = 1 << 20;
+pub const MAX_MEMORY_MIB: u64 = 1 << 20;
 
 /// The options of `cover`.
 const COVER: &[Spec] = &[Spec::valued("--format", "FORMAT"), HELP, VERSION];

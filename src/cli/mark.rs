@@ -6,12 +6,13 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::args::{self, CliError, HELP, Spec, VERSION};
-use super::kit::MAX_SECONDS;
+use super::kit::{MAX_MEMORY_MIB, MAX_SECONDS};
 use crate::conform::mark::compile::Compiler;
 use crate::conform::mark::memory::{Checker, MemoryOptions};
 use crate::conform::mark::score::Weights;
 use crate::conform::mark::suite::SuiteOptions;
 use crate::conform::mark::{MarkFormat, MarkOptions};
+use crate::conform::sandbox::Contain;
 use crate::conform::split::split;
 use crate::conform::{MAX_JOBS, ReadArgs};
 
@@ -31,6 +32,8 @@ pub const SPECS: &[Spec] = &[
     Spec::valued("--format", "FORMAT"),
     Spec::valued("--out", "DIR"),
     Spec::valued("--jobs", "N"),
+    Spec::valued("--memory", "MIB"),
+    Spec::flag("--isolate"),
     HELP,
     VERSION,
 ];
@@ -169,6 +172,22 @@ pub fn parse(args: &[OsString], read_args: ReadArgs) -> Result<MarkOptions, CliE
             "is for one submission: a class's results.json files go to --out DIR",
         ));
     }
+    let mut contain = Contain {
+        isolate: given.flag("--isolate"),
+        ..Contain::default()
+    };
+    if let Some(mib) = given.value("--memory") {
+        contain.memory = number("--memory")?
+            .filter(|n| (1..=MAX_MEMORY_MIB).contains(n))
+            .ok_or_else(|| {
+                bad(
+                    "--memory",
+                    Some(mib),
+                    "is not a number of MiB from 1 to 1048576",
+                )
+            })?
+            << 20;
+    }
     Ok(MarkOptions {
         submissions: given.arguments.iter().map(PathBuf::from).collect(),
         source,
@@ -192,6 +211,7 @@ pub fn parse(args: &[OsString], read_args: ReadArgs) -> Result<MarkOptions, CliE
         format,
         out_dir: given.value("--out").map(PathBuf::from),
         jobs,
+        contain,
     })
 }
 
@@ -227,8 +247,8 @@ Usage: gomoku-mist mark [--source FILE] [--cc CMD] [--cflags FLAGS]
                         [--tests DIR] [--fuzz-time SECS] [--seed N]
                         [--timeout SECS] [--memcheck TOOL] [--memory-cases N]
                         [--peak-limit MIB] [--weights WEIGHTS]
-                        [--format FORMAT] [--out DIR]
-                        [--jobs N] SUBMISSION...
+                        [--format FORMAT] [--out DIR] [--jobs N]
+                        [--memory MIB] [--isolate] SUBMISSION...
 
 Marks each SUBMISSION (a folder holding the C source, and optionally the
 student's tests in tests/, as NAME.in with NAME.out) along the
@@ -250,6 +270,17 @@ assignment's marking scheme, each step run where it can:
                 program (a wrong one is listed), and the assignment's
                 scenarios the right ones cover (`cover`); scored as
                 WEIGHT x the share covered
+
+The compiler runs as this program's user. Every run of the program it
+builds (under valgrind, AddressSanitizer and GNU time too) is contained
+as `check` runs it: in a scratch folder of its own, removed after each
+run, with only PATH, LANG, HOME and TMPDIR set, as nobody when this runs
+as root, and killed, with the limit named, when its processes hold more
+than 512 MiB of memory (--memory), when one uses more than 60 s of CPU
+time, when more than 64 run at once, when it writes a file larger than
+1 MiB or opens more than 256 files. Where bwrap (bubblewrap) works it
+also has no network, a read-only file system but its scratch folder, and
+its own processes only. Each page says what applied.
 
 A submission that does not compile, or that breaks a restriction, gets 0.
 Each figure says what it is based on; these are not the course's
@@ -287,6 +318,9 @@ Options:
                      cases fuzzing found; DIR/class.csv and DIR/summary.txt
   --jobs N           runs at once, over all submissions, at most 256
                      [default: twice the number of cores]
+  --memory MIB       kill a run whose processes hold more than this
+                     [default: 512]
+  --isolate          refuse to run without bwrap's isolation
   -h, --help         print this help
   -V, --version      print the version
 ";

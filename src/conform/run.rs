@@ -21,7 +21,9 @@
 //! only `PATH`, `LANG`, `HOME` and `TMPDIR` set. Its program and the
 //! arguments that name existing files are made absolute first, since it
 //! no longer runs where the kit was started. Used as a library (the
-//! kit's own tests) the program is run directly, as it is.
+//! kit's own tests) the program is run directly, as it is; so is a
+//! marker's tool, a compiler, asked for with [`How::uncontained`]. A run
+//! may also leave a file (a tool's log) to read back ([`How::read`]).
 
 use std::ffi::OsString;
 use std::io::{ErrorKind, Read, Write};
@@ -86,20 +88,55 @@ enum Event {
     Stderr(Vec<u8>),
 }
 
+/// How a run is made, besides its limits: [`run`] gives the default,
+/// contained where the kit installed a containment.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct How<'a> {
+    /// Run directly, never through the launcher: for the marker's own
+    /// tools (a compiler), not for a program under test.
+    pub uncontained: bool,
+    /// The working folder of a run made directly (contained, it is the
+    /// run's scratch folder).
+    pub dir: Option<&'a Path>,
+    /// A file, named in the run's working folder, read back once the run
+    /// is over (a tool's log), before that folder is removed.
+    pub read: Option<&'a str>,
+}
+
+/// The most of a file read back ([`How::read`]) that is kept.
+const READ_KEPT: u64 = 1 << 20;
+
 /// Runs `command` (a program, then its arguments) with `extra` arguments
 /// after them, `input` on stdin.
 pub fn run(command: &[OsString], extra: &[OsString], input: &[u8], limits: Limits) -> Ran {
+    run_as(command, extra, input, limits, How::default()).0
+}
+
+/// Runs as [`run`] does, made as `how` says: the run, and the file it
+/// asks to read back, if it is there (a plain file: a link the program
+/// left is not followed).
+pub fn run_as(
+    command: &[OsString],
+    extra: &[OsString],
+    input: &[u8],
+    limits: Limits,
+    how: How<'_>,
+) -> (Ran, Option<Vec<u8>>) {
     let start = Instant::now();
-    let cannot = |why: String| Ran {
-        stdout: Vec::new(),
-        stderr: Vec::new(),
-        end: End::CannotStart(why),
-        took: start.elapsed(),
+    let cannot = |why: String| {
+        let ran = Ran {
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            end: End::CannotStart(why),
+            took: start.elapsed(),
+        };
+        (ran, None)
     };
     let Some((program, args)) = command.split_first() else {
         return cannot("no program given".to_owned());
     };
-    let room = match sandbox::installed().map(Room::new) {
+    let kit = sandbox::installed();
+    let room = match kit.filter(|_| !how.uncontained).map(Room::new) {
         None => None,
         Some(Ok(room)) => Some(room),
         Some(Err(e)) => return cannot(format!("cannot make its scratch folder: {e}")),
@@ -111,6 +148,9 @@ pub fn run(command: &[OsString], extra: &[OsString], input: &[u8], limits: Limit
         None => {
             let mut command = Command::new(program);
             command.args(args).args(extra);
+            if let Some(dir) = how.dir {
+                command.current_dir(dir);
+            }
             command
         }
         Some(room) => room.command(program, args, extra),
@@ -121,7 +161,9 @@ pub fn run(command: &[OsString], extra: &[OsString], input: &[u8], limits: Limit
         .stderr(Stdio::piped());
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
-    let spawned = match &room {
+    // Under the kit's guard every child is counted, contained or not:
+    // one not counted would be swept as a leftover by another run.
+    let spawned = match kit {
         Some(_) => reap::spawn(&mut command),
         None => command.spawn(),
     };
@@ -167,11 +209,15 @@ pub fn run(command: &[OsString], extra: &[OsString], input: &[u8], limits: Limit
     // Whatever the program started dies with it, whether it exited or
     // was killed: no process is left behind, and its pipes close.
     kill(&mut child);
-    if room.is_some() {
+    if kit.is_some() {
         reap::hold();
         reap::forget(child.id());
         reap::sweep();
     }
+    let read = how.read.and_then(|name| {
+        let dir = room.as_ref().map(|r| r.scratch.as_path()).or(how.dir)?;
+        read_back(&dir.join(name))
+    });
     drop(room);
     let grace = Instant::now() + GRACE;
     let mut end = end;
@@ -190,12 +236,28 @@ pub fn run(command: &[OsString], extra: &[OsString], input: &[u8], limits: Limit
             Err(_) => break,
         }
     }
-    Ran {
+    let ran = Ran {
         stdout: stdout.unwrap_or_default(),
         stderr: stderr.unwrap_or_default(),
         end,
         took,
+    };
+    (ran, read)
+}
+
+/// The start of the plain file `path`, if it is one: the program that
+/// could write there is gone, so what is checked is what is read.
+fn read_back(path: &Path) -> Option<Vec<u8>> {
+    if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
+        return None;
     }
+    let mut kept = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(READ_KEPT)
+        .read_to_end(&mut kept)
+        .ok()?;
+    Some(kept)
 }
 
 /// How a run ended, from its exit status, or, run through the launcher,
@@ -492,6 +554,29 @@ mod tests {
         let gone = ends_soon(pid);
         let _ = std::fs::remove_dir_all(&dir);
         assert!(gone, "the program's child {pid} was left behind");
+    }
+
+    #[test]
+    fn a_file_is_read_back_from_the_working_folder_but_never_through_a_link() {
+        let dir = std::env::temp_dir().join(format!("gomoku-mist-run-read-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("make a folder");
+        let limits = Limits {
+            timeout: Duration::from_secs(30),
+            cap: 1024,
+        };
+        let read = |name: &str| {
+            let how = How {
+                dir: Some(&dir),
+                read: Some(name),
+                ..How::default()
+            };
+            let script = "echo kept > log; ln -s log link";
+            run_as(&sh(script), &[], b"", limits, how).1
+        };
+        let (log, link) = (read("log"), read("link"));
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(log, Some(b"kept\n".to_vec()));
+        assert_eq!(link, None, "a link was followed");
     }
 
     #[cfg(target_os = "linux")]

@@ -403,6 +403,7 @@ fn the_progress_line_counts_the_submissions_and_names_the_one_being_marked() {
         format: MarkFormat::Csv,
         out_dir: None,
         jobs: 1,
+        contain: Default::default(),
     };
     let (mut out, mut progress) = (Vec::new(), Vec::new());
     mark::mark(&opts, &mut out, Some(&mut progress)).expect("mark runs");
@@ -425,4 +426,74 @@ fn the_progress_line_counts_the_submissions_and_names_the_one_being_marked() {
         csv.contains("\nno-compile,no,") && csv.contains("\nno-compile-2,no,"),
         "{csv}"
     );
+}
+
+/// The processes whose command line mentions `text`.
+#[cfg(target_os = "linux")]
+fn processes_naming(text: &str) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .map(|line| String::from_utf8_lossy(&line).replace('\0', " "))
+        .filter(|line| line.contains(text))
+        .collect()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_submission_writing_a_large_file_is_killed_for_it_and_leaves_nothing() {
+    if let Some(why) = missing("gcc") {
+        println!("skipped: {why}");
+        return;
+    }
+    // The kit's scratch folders go under a TMPDIR of this test's own
+    // (open to others: the programs run as nobody when the test is root).
+    let tmp = scratch("hostile");
+    std::fs::create_dir_all(&tmp).expect("make a folder");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let open = std::fs::Permissions::from_mode(0o755);
+        std::fs::set_permissions(&tmp, open).expect("open the folder");
+    }
+    let output = assert_cmd::Command::new(BIN)
+        .args(["mark", "--tests", "tests/mark/suite", "--fuzz-time", "1"])
+        .args(["--memcheck", "none", "--format", "json"])
+        .arg("tests/mark/hostile/writes")
+        .env("TMPDIR", &tmp)
+        .current_dir(root())
+        .timeout(CLASS_TIME)
+        .output()
+        .expect("run gomoku-mist mark");
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let c = &report["submissions"][0]["correctness"];
+    let failures: Vec<String> = c["failures"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|f| format!("{}: {}", f["reason"], f["detail"]))
+        .collect();
+    let left: Vec<_> = std::fs::read_dir(&tmp)
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    let running = processes_naming(&tmp.to_string_lossy());
+    let _ = std::fs::remove_dir_all(&tmp);
+    assert!(
+        failures.len() == 9
+            && failures
+                .iter()
+                .all(|r| r.contains("too large a file")
+                    && r.contains("wrote more than 1 MiB to a file")),
+        "{failures:#?}"
+    );
+    let contained = c["contained"].to_string();
+    assert!(contained.contains("a 1 MiB file"), "{contained}");
+    assert_eq!(left, Vec::<PathBuf>::new(), "folders left behind");
+    assert_eq!(running, Vec::<String>::new(), "processes left running");
+    for file in ["tests/mark/hostile/writes/filled", "filled"].map(|f| root().join(f)) {
+        assert!(!file.exists(), "{} written", file.display());
+    }
 }

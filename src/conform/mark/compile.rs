@@ -2,8 +2,11 @@
 //! folder (the submission's own folder is never written), and the
 //! variable-length arrays the compiler names.
 //!
-//! The compiler runs through the kit's runner, so a compiler that hangs
-//! (an `#include` of a device) is killed like any program.
+//! The compiler is the marker's tool, not the student's program: it runs
+//! through the kit's runner (so a compiler that hangs on an `#include` of
+//! a device is killed like any program) but uncontained, as the kit's
+//! user, where it can write the build. The build folder and the program
+//! are then opened to others, for the runs as nobody.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -63,6 +66,7 @@ pub fn shown(words: &[OsString]) -> String {
 /// `build`, where the compiler runs, so that nothing is written beside them.
 fn copy_sources(folder: &Path, build: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(build)?;
+    super::scratch::open_to_others(build)?;
     for entry in std::fs::read_dir(folder)? {
         let path = entry?.path();
         let source = path.extension().is_some_and(|e| e == "c" || e == "h");
@@ -89,7 +93,11 @@ fn run_compiler(build: &Path, words: &[OsString]) -> (bool, String) {
         timeout: COMPILE_TIMEOUT,
         cap: MESSAGES_CAP,
     };
-    let ran = run::run(&command, &[], b"", limits);
+    let how = run::How {
+        uncontained: true,
+        ..run::How::default()
+    };
+    let (ran, _) = run::run_as(&command, &[], b"", limits, how);
     let mut messages = String::from_utf8_lossy(&ran.stdout).into_owned();
     let ok = match ran.end {
         End::Code(0) => true,
@@ -136,16 +144,17 @@ pub fn compile(
         build.messages = format!("cannot copy the sources to build them: {e}\n");
         return (build, Vec::new());
     }
-    let (mut ok, messages) = run_compiler(&dir, &words);
+    let (mut ok, mut messages) = run_compiler(&dir, &words);
     let vlas = vlas(&messages);
     let errors: Vec<&str> = messages.lines().filter(|l| l.contains("error:")).collect();
     if !ok && !vlas.is_empty() && errors.iter().all(|l| l.contains("vla]")) {
         ok = run_compiler(&dir, &compiler.words(source, "gitm", &["-Wno-error=vla"])).0;
         build.relaxed = ok;
     }
-    build.compiled = ok;
+    let program = dir.join("gitm");
+    build.compiled = ok && open_program(&program, &mut messages);
     build.messages = trimmed(&messages);
-    build.program = ok.then(|| dir.join("gitm"));
+    build.program = build.compiled.then_some(program);
     (build, vlas)
 }
 
@@ -159,8 +168,21 @@ pub fn asan(source: &str, compiler: &Compiler, scratch: &Path) -> Option<PathBuf
         "-fno-omit-frame-pointer",
         "-g",
     ];
-    let (ok, _) = run_compiler(&dir, &compiler.words(source, "gitm-asan", &flags));
-    ok.then(|| dir.join("gitm-asan"))
+    let (ok, mut messages) = run_compiler(&dir, &compiler.words(source, "gitm-asan", &flags));
+    let program = dir.join("gitm-asan");
+    (ok && open_program(&program, &mut messages)).then_some(program)
+}
+
+/// Opens the built `program` to others (for a run as nobody); whether it
+/// could, with the reason in `messages` if not.
+fn open_program(program: &Path, messages: &mut String) -> bool {
+    match super::scratch::open_to_others(program) {
+        Ok(()) => true,
+        Err(e) => {
+            messages.push_str(&format!("the kit cannot open the program to run it: {e}\n"));
+            false
+        }
+    }
 }
 
 /// Each variable-length array in the compiler's messages, as

@@ -21,6 +21,7 @@ pub fn submission(m: &Marked, marks: &Marks) -> Value {
             "decisions": {"passed": c.decided.0, "run": c.decided.1},
             "skipped": c.skipped,
             "not_run_at_end_of_input": c.not_run_at_eof,
+            "contained": c.contained,
             "failures": c.failures.iter().map(|f| json!({
                 "case": f.case, "reason": f.reason, "clause": f.clause,
                 "depends_on_decisions": f.decided, "detail": f.detail,

@@ -121,6 +121,8 @@ pub struct Correctness {
     pub failures: Vec<Failure>,
     /// The fuzzing, if it ran.
     pub fuzz: Option<Fuzzed>,
+    /// What the runs were contained by, a line each.
+    pub contained: Vec<String>,
     /// The cases that did not end in time (the memory check skips them).
     pub hung: Vec<PathBuf>,
     /// The cases that ended in time, for the memory check.

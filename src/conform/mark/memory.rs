@@ -13,7 +13,6 @@ use std::time::Duration;
 use super::super::run::{self, Limits};
 use super::super::{case, report};
 use super::marked::{Memory, Tool};
-use super::scratch::contained;
 
 /// valgrind runs a program this many times slower, or less: its runs get
 /// this many times the timeout.
@@ -114,8 +113,6 @@ pub fn memory(
     scratch: &Path,
 ) -> Memory {
     let cases = sample(ended, opts.cases);
-    // The runs' working folder (the suite's runs made it already).
-    let _ = std::fs::create_dir_all(scratch.join("run"));
     let valgrind = on_path("valgrind");
     let tool = match (opts.checker, &valgrind) {
         (Checker::None, _) => Err("not checked (--memcheck none)".to_owned()),
@@ -136,7 +133,7 @@ pub fn memory(
     if let Ok((tool, checker)) = &tool {
         let found = each_case(&cases, opts.jobs, &|n, input| match tool {
             Tool::Valgrind => under_valgrind(checker, program, input, opts, scratch, n),
-            Tool::Asan => under_asan(checker, input, opts, scratch),
+            Tool::Asan => under_asan(checker, input, opts),
         });
         for (path, found) in cases.iter().zip(found) {
             if let Some(found) = found {
@@ -168,7 +165,9 @@ pub fn memory(
     }
 }
 
-/// The errors valgrind reports for one run, if any.
+/// The errors valgrind reports for one run, if any. valgrind runs
+/// contained, as the program would: its log goes to the run's own
+/// folder (`scratch`, if the kit contains nothing), read back after it.
 fn under_valgrind(
     valgrind: &Path,
     program: &Path,
@@ -177,21 +176,25 @@ fn under_valgrind(
     scratch: &Path,
     n: usize,
 ) -> Option<String> {
-    let log = scratch.join(format!("valgrind-{n}.log"));
+    let log = format!("valgrind-{n}.log");
     let words: Vec<OsString> = vec![
         valgrind.as_os_str().to_owned(),
         "--tool=memcheck".into(),
         "-q".into(),
-        format!("--log-file={}", log.display()).into(),
+        format!("--log-file={log}").into(),
         program.as_os_str().to_owned(),
     ];
-    let command = contained(&scratch.join("run"), false, &words);
     let limits = Limits {
         timeout: opts.timeout.saturating_mul(VALGRIND_SLOWDOWN),
         cap: CAP,
     };
-    run::run(&command, &[], input, limits);
-    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    let how = run::How {
+        dir: Some(scratch),
+        read: Some(&log),
+        ..run::How::default()
+    };
+    let (_, read) = run::run_as(&words, &[], input, limits, how);
+    let text = String::from_utf8_lossy(&read.unwrap_or_default()).into_owned();
     // Each line is `==PID== message`: the id says nothing to the student.
     let lines: Vec<&str> = text
         .lines()
@@ -205,22 +208,12 @@ fn under_valgrind(
 }
 
 /// The errors an AddressSanitizer build reports for one run, if any.
-fn under_asan(
-    program: &Path,
-    input: &[u8],
-    opts: &MemoryOptions,
-    scratch: &Path,
-) -> Option<String> {
+fn under_asan(program: &Path, input: &[u8], opts: &MemoryOptions) -> Option<String> {
     let limits = Limits {
         timeout: opts.timeout.saturating_mul(2),
         cap: CAP,
     };
-    let command = contained(
-        &scratch.join("run"),
-        false,
-        &[program.as_os_str().to_owned()],
-    );
-    let ran = run::run(&command, &[], input, limits);
+    let ran = run::run(&[program.as_os_str().to_owned()], &[], input, limits);
     let text = String::from_utf8_lossy(&ran.stderr);
     let lines: Vec<&str> = text
         .lines()
@@ -257,24 +250,28 @@ fn peak(
 ) -> Result<(u64, String), String> {
     let time = on_path("time").ok_or("not measured: GNU time is not installed")?;
     let peaks = each_case(cases, opts.jobs, &|n, input| {
-        let file = scratch.join(format!("peak-{n}"));
+        let file = format!("peak-{n}");
         let words: Vec<OsString> = vec![
             time.as_os_str().to_owned(),
             "-f".into(),
             "%M".into(),
             "-o".into(),
-            file.as_os_str().to_owned(),
+            file.clone().into(),
             program.as_os_str().to_owned(),
         ];
-        let command = contained(&scratch.join("run"), true, &words);
         let limits = Limits {
             timeout: opts.timeout,
             cap: CAP,
         };
-        run::run(&command, &[], input, limits);
+        let how = run::How {
+            dir: Some(scratch),
+            read: Some(&file),
+            ..run::How::default()
+        };
+        let (_, read) = run::run_as(&words, &[], input, limits, how);
         // A program killed by a signal gets a line of its own before the
         // number: the number is the last line.
-        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        let text = String::from_utf8_lossy(&read.unwrap_or_default()).into_owned();
         text.lines()
             .last()
             .and_then(|l| l.trim().parse::<u64>().ok())

@@ -12,8 +12,11 @@
 //!
 //! then [`score`] turns it into marks, and [`text`] and [`data`] into
 //! reports ([`marked`] is the record between them). Each submission is
-//! built in a [`scratch`] folder of its own; one that does not compile,
-//! hangs, crashes or writes without end costs its own time and no other's.
+//! built in a [`scratch`] folder of its own, by the compiler run as the
+//! kit's user; every run of the program it builds (valgrind's and GNU
+//! `time`'s included) is contained as the kit's `check` and `fuzz` runs
+//! are ([`super::sandbox`]). One that does not compile, hangs, crashes,
+//! or goes over a limit costs its own time and no other's.
 
 pub mod compile;
 pub mod data;
@@ -79,6 +82,9 @@ pub struct MarkOptions {
     pub out_dir: Option<PathBuf>,
     /// How many runs at once, over all submissions.
     pub jobs: usize,
+    /// What each run of a submission's program may use (the kit's binary
+    /// installs it: [`super::sandbox::install`]).
+    pub contain: super::sandbox::Contain,
 }
 
 /// Marks every submission, `jobs` at a time, and writes the reports;
@@ -253,9 +259,8 @@ fn mark_one(folder: &Path, name: &str, opts: &MarkOptions, jobs: usize) -> Marke
         jobs,
         ..opts.suite.clone()
     };
-    let run_dir = scratch.path().join("run");
     let correctness =
-        suite::correctness(&program, &suite, &run_dir, &fuzz_out).unwrap_or_else(|e| Correctness {
+        suite::correctness(&program, &suite, &fuzz_out).unwrap_or_else(|e| Correctness {
             suite: format!("(not run: {e})"),
             ..Correctness::default()
         });

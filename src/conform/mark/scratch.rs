@@ -1,11 +1,18 @@
 //! A folder of its own for each submission, where it is built and its
 //! runs keep their logs, removed when marking it is done: nothing is left
 //! in the submission's folder or beside the kit.
+//!
+//! The programs built there run contained ([`super::super::run`]): as
+//! nobody when the kit runs as root, so the folder and the way to it are
+//! open to others (read and enter, never write), and [`built_where`]
+//! tells [`super::super::sandbox::install`] where the programs will be,
+//! before any is built.
 
-use std::ffi::OsString;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::super::reap;
 
 /// A folder removed when dropped.
 #[derive(Debug)]
@@ -13,20 +20,50 @@ pub struct Scratch {
     path: PathBuf,
 }
 
+/// The folder of a submission's scratch number `n`.
+fn folder(n: usize) -> PathBuf {
+    std::env::temp_dir().join(format!("gomoku-mist-mark-{}-{n}", std::process::id()))
+}
+
+/// Where a submission's program will be built: a path like theirs, for
+/// the containment to check that the user the programs run as can reach
+/// them.
+pub fn built_where() -> PathBuf {
+    folder(0).join("build").join("gitm")
+}
+
+/// Opens `path` to others: read and enter (or run), not write, whatever
+/// the kit's umask.
+///
+/// # Errors
+///
+/// If its mode cannot be set.
+pub fn open_to_others(path: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))?;
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
+}
+
 impl Scratch {
-    /// A new, empty folder under the system's temporary folder.
+    /// A new, empty folder under the system's temporary folder, removed
+    /// too if the kit is stopped.
     ///
     /// # Errors
     ///
     /// If it cannot be made.
     pub fn new() -> io::Result<Scratch> {
         static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let path =
-            std::env::temp_dir().join(format!("gomoku-mist-mark-{}-{n}", std::process::id()));
+        let path = folder(NEXT.fetch_add(1, Ordering::Relaxed));
         // A folder of that name left by a killed run of the same id goes.
         let _ = std::fs::remove_dir_all(&path);
         std::fs::create_dir_all(&path)?;
+        reap::keep(&path);
+        open_to_others(&path)?;
         Ok(Scratch { path })
     }
 
@@ -38,39 +75,6 @@ impl Scratch {
 
 impl Drop for Scratch {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.path);
+        reap::remove(&self.path);
     }
-}
-
-/// The most a run of the program may write to a file, in 512-byte blocks
-/// (1 MiB): a program that writes without end is stopped there.
-const FILE_BLOCKS: u32 = 2048;
-/// The most address space a run of the program may take, in KiB (1 GiB):
-/// the game needs a few MiB.
-const MEMORY_KIB: u32 = 1 << 20;
-
-/// The limits in a sentence, for the reports.
-pub const LIMITS: &str = "each run in a scratch folder: a file written past 1 MiB, or more than \
-                          1 GiB of address space, ends it (it then counts as a crash)";
-
-/// The command that runs `words` (a program and its arguments) in `dir`,
-/// its files limited in size and, with `memory`, its address space (not
-/// for valgrind or AddressSanitizer, which reserve far more than they
-/// use): a shell sets the limits and `exec`s the program, which then
-/// stands in its place (its exit code and signals are its own). What it
-/// writes to files lands in `dir`, never beside the kit.
-pub fn contained(dir: &Path, memory: bool, words: &[OsString]) -> Vec<OsString> {
-    let memory = if memory {
-        format!(" && ulimit -v {MEMORY_KIB}")
-    } else {
-        String::new()
-    };
-    let mut command: Vec<OsString> = vec![
-        "sh".into(),
-        "-c".into(),
-        format!("cd \"$0\" && ulimit -f {FILE_BLOCKS}{memory} && exec \"$@\"").into(),
-    ];
-    command.push(dir.as_os_str().to_owned());
-    command.extend(words.iter().cloned());
-    command
 }

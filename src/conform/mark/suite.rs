@@ -9,9 +9,9 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::super::run::{self, End, Limits};
+use super::super::sandbox;
 use super::super::{CheckOptions, Format, FuzzOptions, Limit, ReadArgs, case, check, fuzz, trace};
 use super::marked::{Correctness, Failure, Fuzzed};
-use super::scratch::contained;
 
 /// How the suite and the fuzzing run.
 #[derive(Clone, Debug)]
@@ -31,9 +31,9 @@ pub struct SuiteOptions {
     pub seed: u64,
 }
 
-/// Runs the suite and the fuzzing on `program`, in `run_dir` with
-/// [`contained`]'s limits; fuzzing's failing cases are written under
-/// `fuzz_out`.
+/// Runs the suite and the fuzzing on `program`, each run contained as
+/// the kit was told ([`sandbox::install`]); fuzzing's failing cases are
+/// written under `fuzz_out`.
 ///
 /// # Errors
 ///
@@ -42,12 +42,9 @@ pub struct SuiteOptions {
 pub fn correctness(
     program: &Path,
     opts: &SuiteOptions,
-    run_dir: &Path,
     fuzz_out: &Path,
 ) -> Result<Correctness, String> {
-    std::fs::create_dir_all(run_dir)
-        .map_err(|e| format!("cannot make a folder to run it in: {e}"))?;
-    let command = contained(run_dir, true, &[program.as_os_str().to_owned()]);
+    let command = vec![program.as_os_str().to_owned()];
     let hangs = hangs_at_end_of_input(&command, opts.timeout);
     let (paths, not_run_at_eof) = if hangs {
         cases_not_ending_at_eof(&opts.suite)?
@@ -67,11 +64,58 @@ pub fn correctness(
     check(&check_opts, &mut report).map_err(|e| e.to_string())?;
     let mut found = read_check(&report)?;
     found.not_run_at_eof = not_run_at_eof;
+    found.contained = containment();
     found.suite = super::super::report::shown_path(&opts.suite);
     found.fuzz = opts
         .fuzz_time
         .map(|time| run_fuzz(command, time, opts, fuzz_out, hangs));
     Ok(found)
+}
+
+/// What the runs were contained by, in a line or two for the reports.
+pub fn containment() -> Vec<String> {
+    let Some(kit) = sandbox::installed() else {
+        return vec![
+            "not contained: each run as the kit's user, in the kit's folder, limited only by \
+             the timeout"
+                .to_owned(),
+        ];
+    };
+    let c = &kit.contain;
+    let user = if kit.user.is_some() {
+        "as nobody"
+    } else if root() {
+        "as root (nobody could not reach the program)"
+    } else {
+        "as the kit's user"
+    };
+    let isolated = if kit.bwrap.is_some() {
+        "under bwrap (no network, a read-only file system, its own processes)"
+    } else {
+        "not isolated (no working bwrap)"
+    };
+    vec![
+        format!(
+            "each run contained: killed past {} of memory, {} s of CPU time, {} processes, a \
+             {} file or {} open files, and the limit named",
+            sandbox::size(c.memory),
+            c.cpu,
+            c.processes,
+            sandbox::size(c.file_size),
+            c.open_files
+        ),
+        format!("in a scratch folder of its own, {user}, {isolated}"),
+    ]
+}
+
+#[cfg(unix)]
+fn root() -> bool {
+    rustix::process::geteuid().is_root()
+}
+
+#[cfg(not(unix))]
+fn root() -> bool {
+    false
 }
 
 /// Whether the program is still running `timeout` after its input, one
@@ -174,28 +218,69 @@ fn run_fuzz(
         // student shrinks with `fuzz` and the seed shown.
         shrink_budget: 0,
         assignment_only: hangs,
-        format: Format::Text,
+        format: Format::Json,
         contain: Default::default(),
     };
     let mut report = Vec::new();
-    let result = fuzz(&fuzz_opts, &mut report);
-    let text = String::from_utf8_lossy(&report);
-    let mut fuzzed = Fuzzed {
+    let fuzzed = Fuzzed {
         time,
         seed: opts.seed,
         assignment_only: hangs,
         ..Fuzzed::default()
     };
-    for line in text.lines() {
-        if let Some((cases, _)) = line.split_once(" cases in ") {
-            fuzzed.cases = cases.parse().unwrap_or(0);
-        } else if line.starts_with('[') {
-            fuzzed.groups.push(line.to_owned());
-        }
+    match fuzz(&fuzz_opts, &mut report) {
+        Ok(_) => read_fuzz(&report, fuzzed),
+        Err(e) => Fuzzed {
+            verdict: format!("fuzzing stopped: {e}"),
+            ..fuzzed
+        },
     }
-    fuzzed.verdict = match result {
-        Ok(_) => text.lines().last().unwrap_or_default().to_owned(),
-        Err(e) => format!("fuzzing stopped: {e}"),
+}
+
+/// The findings of `fuzz`'s JSON report, into `fuzzed`: the sessions
+/// run, a verdict line as `fuzz` says it, and a heading a group.
+fn read_fuzz(report: &[u8], mut fuzzed: Fuzzed) -> Fuzzed {
+    let report: Value = match serde_json::from_slice(report) {
+        Ok(report) => report,
+        Err(e) => {
+            fuzzed.verdict = format!("cannot read fuzz's report: {e}");
+            return fuzzed;
+        }
+    };
+    let number = |key: &str| report[key].as_u64().unwrap_or(0);
+    fuzzed.cases = number("cases");
+    let findings = report["findings"].as_array().cloned().unwrap_or_default();
+    for (i, f) in findings.iter().enumerate() {
+        let text = |key: &str| f[key].as_str().unwrap_or_default().to_owned();
+        let kind = match f["kind"].as_str() {
+            Some("decision") => "this contract's decision",
+            _ => "the assignment's rule",
+        };
+        let cases = f["cases"].as_u64().unwrap_or(0);
+        fuzzed.groups.push(format!(
+            "[{}] {} ({kind}): {}: {}; {cases} failing case{}, first case {}",
+            i + 1,
+            text("clause"),
+            text("title"),
+            text("cause"),
+            if cases == 1 { "" } else { "s" },
+            f["first_case"].as_u64().unwrap_or(0),
+        ));
+    }
+    fuzzed.verdict = if let Some(why) = report["cannot_start"].as_str() {
+        format!("cannot start the program: {why}")
+    } else if fuzzed.cases == 0 {
+        "no case was run: nothing was checked".to_owned()
+    } else if findings.is_empty() {
+        "0 failures".to_owned()
+    } else {
+        format!(
+            "{} failures in {} groups: {} of the assignment's rules, {} of this contract's decisions",
+            number("failures"),
+            findings.len(),
+            number("rules"),
+            number("decisions")
+        )
     };
     fuzzed
 }
@@ -203,6 +288,42 @@ fn run_fuzz(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fuzz_findings_are_read_from_its_json() {
+        let report = br#"{
+  "program": "./gitm", "seed": 1, "cases": 40, "seconds": 1.0,
+  "cannot_start": null,
+  "failures": 7, "groups": 2, "rules": 1, "decisions": 1,
+  "findings": [
+    {"clause": "WIN-LINE", "kind": "rule", "title": "Five in a row wins", "failure": "output", "cause": "a missed win", "cases": 6, "first_case": 3, "example": "", "detail": "", "file": "", "shrink_cut_short": false},
+    {"clause": "EOF-EXIT", "kind": "decision", "title": "End of input", "failure": "crash", "cause": "wrote more than 1 MiB to a file", "cases": 1, "first_case": 9, "example": "", "detail": "", "file": "", "shrink_cut_short": false}
+  ],
+  "not_reproducible": []
+}"#;
+        let fuzzed = read_fuzz(report, Fuzzed::default());
+        assert_eq!(fuzzed.cases, 40);
+        assert_eq!(
+            fuzzed.groups,
+            [
+                "[1] WIN-LINE (the assignment's rule): Five in a row wins: a missed win; 6 \
+                 failing cases, first case 3",
+                "[2] EOF-EXIT (this contract's decision): End of input: wrote more than 1 MiB \
+                 to a file; 1 failing case, first case 9"
+            ]
+        );
+        assert_eq!(
+            fuzzed.verdict,
+            "7 failures in 2 groups: 1 of the assignment's rules, 1 of this contract's decisions"
+        );
+        let none = br#"{"cases": 5, "cannot_start": null, "findings": []}"#;
+        assert_eq!(read_fuzz(none, Fuzzed::default()).verdict, "0 failures");
+        let cannot = br#"{"cases": 0, "cannot_start": "./gitm: not found", "findings": []}"#;
+        assert_eq!(
+            read_fuzz(cannot, Fuzzed::default()).verdict,
+            "cannot start the program: ./gitm: not found"
+        );
+    }
 
     #[test]
     fn check_report_is_tallied_by_rules_and_decisions() {

@@ -123,7 +123,9 @@ fn write_correctness(out: &mut String, m: &Marked) {
             c.not_run_at_eof
         );
     }
-    let _ = writeln!(out, "  {}", super::scratch::LIMITS);
+    for line in &c.contained {
+        let _ = writeln!(out, "  {line}");
+    }
     for f in c.failures.iter().take(FAILURES_SHOWN) {
         let clause = f
             .clause

@@ -1,5 +1,5 @@
 /* Gomoku in the Mist, a planted submission for `gomoku-mist mark`:
- * stdin opened as a file (fopen), otherwise correct. */
+ * a file opened (fopen), otherwise correct. */
 #include <stdio.h>
 #include <string.h>
 
@@ -69,9 +69,11 @@ static void view(void) {
 
 int main(void) {
     char line[KEPT];
-    FILE *in = fopen("/dev/stdin", "r"); /* a file */
-    if (!in)
+    FILE *in = stdin;
+    FILE *file = fopen("/dev/null", "r"); /* a file */
+    if (!file)
         return 1;
+    fclose(file);
     for (;;) {
         size_t len = 0;
         int c, spaced = 0; /* whitespace after `place ` */
