@@ -271,9 +271,12 @@ assignment's marking scheme, each step run where it can:
                 scenarios the right ones cover (`cover`); scored as
                 WEIGHT x the share covered
 
-The compiler runs as this program's user. Every run of the program it
-builds (under valgrind, AddressSanitizer and GNU time too) is contained
-as `check` runs it: in a scratch folder of its own, removed after each
+The compiler runs contained as below, with limits of its own (1 GiB of
+memory, 120 s of CPU time, 16 processes, a 64 MiB file), so a source
+cannot show it a file only this program's user may read, nor make it
+read a device for ever. Every run of the program it builds (under
+valgrind, AddressSanitizer and GNU time too) is contained as `check`
+runs it: in a scratch folder of its own, removed after each
 run, with only PATH, LANG, HOME and TMPDIR set, as nobody when this runs
 as root, and killed, with the limit named, when its processes hold more
 than 512 MiB of memory (--memory), when one uses more than 60 s of CPU

@@ -40,13 +40,15 @@ struct Launch {
 }
 
 /// The arguments the kit passes to the launcher, after [`sandbox::LAUNCH`].
+/// The limits are `contain`'s: the kit's own, or a tool's (a compiler's).
 pub fn arguments(
     status: &std::path::Path,
     kit: &sandbox::Kit,
+    contain: &Contain,
     scratch: &std::path::Path,
     program: impl IntoIterator<Item = OsString>,
 ) -> Vec<OsString> {
-    let c = &kit.contain;
+    let c = contain;
     let mut args: Vec<OsString> = vec![sandbox::LAUNCH.into(), status.as_os_str().to_owned()];
     for n in [c.memory, c.cpu, c.processes, c.file_size, c.open_files] {
         args.push(n.to_string().into());
@@ -424,6 +426,7 @@ mod tests {
         let args = arguments(
             std::path::Path::new("/tmp/s"),
             &kit,
+            &kit.contain,
             std::path::Path::new("/tmp/h"),
             program.clone(),
         );

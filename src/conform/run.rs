@@ -21,9 +21,12 @@
 //! only `PATH`, `LANG`, `HOME` and `TMPDIR` set. Its program and the
 //! arguments that name existing files are made absolute first, since it
 //! no longer runs where the kit was started. Used as a library (the
-//! kit's own tests) the program is run directly, as it is; so is a
-//! marker's tool, a compiler, asked for with [`How::uncontained`]. A run
-//! may also leave a file (a tool's log) to read back ([`How::read`]).
+//! kit's own tests) the program is run directly, as it is. A run may
+//! also leave a file (a tool's log) to read back ([`How::read`]), start from files
+//! copied into its folder ([`How::seed`]) and leave one the kit keeps
+//! ([`How::keep`]): that is how a compiler builds a student's program,
+//! contained like the program itself, with limits of its own
+//! ([`How::contain`]).
 
 use std::ffi::OsString;
 use std::io::{ErrorKind, Read, Write};
@@ -92,15 +95,25 @@ enum Event {
 /// contained where the kit installed a containment.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct How<'a> {
-    /// Run directly, never through the launcher: for the marker's own
-    /// tools (a compiler), not for a program under test.
-    pub uncontained: bool,
     /// The working folder of a run made directly (contained, it is the
     /// run's scratch folder).
     pub dir: Option<&'a Path>,
     /// A file, named in the run's working folder, read back once the run
     /// is over (a tool's log), before that folder is removed.
     pub read: Option<&'a str>,
+    /// A folder whose plain files are copied into the run's working
+    /// folder before it starts, readable by the run's user (a compiler's
+    /// sources). Run directly, the run works in this folder unless
+    /// [`How::dir`] says otherwise.
+    pub seed: Option<&'a Path>,
+    /// A file the run makes in its working folder (a compiler's program),
+    /// moved to the path given once the run is over: only a plain file
+    /// with no other link, then owned by the kit's user and closed to
+    /// others' writes, so that the run's user cannot change it later.
+    pub keep: Option<(&'a str, &'a Path)>,
+    /// Limits instead of the kit's (a compiler needs more memory and
+    /// larger files than a program under test).
+    pub contain: Option<&'a sandbox::Contain>,
 }
 
 /// The most of a file read back ([`How::read`]) that is kept.
@@ -136,7 +149,7 @@ pub fn run_as(
         return cannot("no program given".to_owned());
     };
     let kit = sandbox::installed();
-    let room = match kit.filter(|_| !how.uncontained).map(Room::new) {
+    let room = match kit.map(|kit| Room::new(kit, how.seed)) {
         None => None,
         Some(Ok(room)) => Some(room),
         Some(Err(e)) => return cannot(format!("cannot make its scratch folder: {e}")),
@@ -148,12 +161,12 @@ pub fn run_as(
         None => {
             let mut command = Command::new(program);
             command.args(args).args(extra);
-            if let Some(dir) = how.dir {
+            if let Some(dir) = how.dir.or(how.seed) {
                 command.current_dir(dir);
             }
             command
         }
-        Some(room) => room.command(program, args, extra),
+        Some(room) => room.command(program, args, extra, how.contain),
     };
     command
         .stdin(Stdio::piped())
@@ -214,10 +227,15 @@ pub fn run_as(
         reap::forget(child.id());
         reap::sweep();
     }
-    let read = how.read.and_then(|name| {
-        let dir = room.as_ref().map(|r| r.scratch.as_path()).or(how.dir)?;
-        read_back(&dir.join(name))
-    });
+    let worked_in = room
+        .as_ref()
+        .map(|r| r.scratch.as_path())
+        .or(how.dir)
+        .or(how.seed);
+    let read = how.read.and_then(|name| read_back(&worked_in?.join(name)));
+    if let (Some((name, to)), Some(dir)) = (how.keep, worked_in) {
+        keep(&dir.join(name), to);
+    }
     drop(room);
     let grace = Instant::now() + GRACE;
     let mut end = end;
@@ -258,6 +276,46 @@ fn read_back(path: &Path) -> Option<Vec<u8>> {
         .read_to_end(&mut kept)
         .ok()?;
     Some(kept)
+}
+
+/// Moves the plain file `from`, if it is one with no other link, to `to`,
+/// owned by the kit's user and writable by it alone; else leaves no file
+/// at `to`. The program that made it is gone: what is kept is what was
+/// checked.
+fn keep(from: &Path, to: &Path) {
+    if from == to {
+        return;
+    }
+    let _ = std::fs::remove_file(to);
+    let plain = std::fs::symlink_metadata(from).is_ok_and(|m| {
+        #[cfg(unix)]
+        let single = std::os::unix::fs::MetadataExt::nlink(&m) == 1;
+        #[cfg(not(unix))]
+        let single = true;
+        m.is_file() && single
+    });
+    if !plain {
+        return;
+    }
+    let moved = std::fs::rename(from, to).is_ok()
+        || (std::fs::copy(from, to).is_ok() && std::fs::remove_file(from).is_ok());
+    if !moved {
+        let _ = std::fs::remove_file(to);
+        return;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let own = (
+            rustix::process::geteuid().as_raw(),
+            rustix::process::getegid().as_raw(),
+        );
+        let owned = std::os::unix::fs::lchown(to, Some(own.0), Some(own.1)).is_ok()
+            && std::fs::set_permissions(to, std::fs::Permissions::from_mode(0o755)).is_ok();
+        if !owned {
+            let _ = std::fs::remove_file(to);
+        }
+    }
 }
 
 /// How a run ended, from its exit status, or, run through the launcher,
@@ -328,7 +386,7 @@ struct Room {
 static RUNS: AtomicU64 = AtomicU64::new(0);
 
 impl Room {
-    fn new(kit: &'static Kit) -> std::io::Result<Room> {
+    fn new(kit: &'static Kit, seed: Option<&Path>) -> std::io::Result<Room> {
         let dir = loop {
             let n = RUNS.fetch_add(1, Ordering::Relaxed);
             let dir =
@@ -353,11 +411,41 @@ impl Room {
         if let Some((uid, gid)) = kit.user {
             std::os::unix::fs::chown(&room.scratch, Some(uid), Some(gid))?;
         }
+        if let Some(seed) = seed {
+            room.sow(seed)?;
+        }
         Ok(room)
     }
 
-    /// The launcher, to run `program` with `args` and `extra`.
-    fn command(&self, program: &OsString, args: &[OsString], extra: &[OsString]) -> Command {
+    /// Copies the plain files of `seed` into the scratch folder, readable
+    /// by all (the kit's user owns them: the run may read them, not change
+    /// them, though it may remove them).
+    fn sow(&self, seed: &Path) -> std::io::Result<()> {
+        for entry in std::fs::read_dir(seed)? {
+            let entry = entry?;
+            if !entry.file_type()?.is_file() {
+                continue;
+            }
+            let to = self.scratch.join(entry.file_name());
+            std::fs::copy(entry.path(), &to)?;
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::set_permissions(&to, std::fs::Permissions::from_mode(0o644))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The launcher, to run `program` with `args` and `extra`, within
+    /// `contain`'s limits or else the kit's.
+    fn command(
+        &self,
+        program: &OsString,
+        args: &[OsString],
+        extra: &[OsString],
+        contain: Option<&sandbox::Contain>,
+    ) -> Command {
         let program = match Path::new(program).components().count() {
             0 | 1 => program.clone(),
             _ => sandbox::absolute(Path::new(program)).into_os_string(),
@@ -380,6 +468,7 @@ impl Room {
             .args(launch::arguments(
                 &self.status,
                 self.kit,
+                contain.unwrap_or(&self.kit.contain),
                 &self.scratch,
                 words,
             ))
@@ -598,5 +687,51 @@ mod tests {
         let gone = ends_soon(pid);
         let _ = std::fs::remove_dir_all(&dir);
         assert!(gone, "the program's child {pid} outlived the kill");
+    }
+}
+
+#[cfg(all(test, unix))]
+mod keep_tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    fn folder(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("gomoku-mist-keep-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("make a folder");
+        dir
+    }
+
+    #[test]
+    fn a_plain_file_is_kept_closed_to_others_writes() {
+        let dir = folder("plain");
+        let (from, to) = (dir.join("built"), dir.join("kept"));
+        std::fs::write(&from, b"program").expect("write");
+        std::fs::set_permissions(&from, std::fs::Permissions::from_mode(0o777)).expect("mode");
+        keep(&from, &to);
+        let mode = std::fs::metadata(&to).map(|m| m.permissions().mode() & 0o777);
+        let kept = std::fs::read(&to).ok();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(kept.as_deref(), Some(&b"program"[..]));
+        assert_eq!(mode.ok(), Some(0o755));
+    }
+
+    #[test]
+    fn a_link_or_a_file_with_another_name_is_not_kept() {
+        let dir = folder("links");
+        let elsewhere = dir.join("elsewhere");
+        std::fs::write(&elsewhere, b"not the program's").expect("write");
+        let (symbolic, hard, to) = (dir.join("symbolic"), dir.join("hard"), dir.join("kept"));
+        std::os::unix::fs::symlink(&elsewhere, &symbolic).expect("symlink");
+        std::fs::hard_link(&elsewhere, &hard).expect("hard link");
+        std::fs::write(&to, b"stale").expect("write");
+        keep(&symbolic, &to);
+        let after_symbolic = to.exists();
+        keep(&hard, &to);
+        let after_hard = to.exists();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(!after_symbolic, "a symbolic link was kept");
+        assert!(!after_hard, "a file with a second name was kept");
     }
 }

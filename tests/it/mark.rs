@@ -497,3 +497,68 @@ fn a_submission_writing_a_large_file_is_killed_for_it_and_leaves_nothing() {
         assert!(!file.exists(), "{} written", file.display());
     }
 }
+
+/// Marks the hostile submission `tests/mark/hostile/NAME` (only the
+/// compile step matters: it never compiles): its JSON report.
+#[cfg(target_os = "linux")]
+fn mark_hostile(name: &str) -> Value {
+    let (out, code) = mark(&[
+        "--tests",
+        "tests/mark/suite",
+        "--fuzz-time",
+        "1",
+        "--memcheck",
+        "none",
+        "--format",
+        "json",
+        &format!("tests/mark/hostile/{name}"),
+    ]);
+    assert_eq!(code, Some(1), "no full mark: {out}");
+    serde_json::from_str(&out).expect("JSON")
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn the_compiler_cannot_show_a_file_the_marker_may_read_and_others_may_not() {
+    if let Some(why) = missing("gcc") {
+        println!("skipped: {why}");
+        return;
+    }
+    if !Path::new("/etc/shadow").exists() {
+        println!("skipped: there is no /etc/shadow here to keep secret");
+        return;
+    }
+    let report = mark_hostile("reads-secret");
+    let s = &report["submissions"][0];
+    let messages = s["compiler_messages"].as_str().expect("messages");
+    assert_eq!(s["compiles"], false, "{messages}");
+    assert!(
+        messages.contains("/etc/shadow: Permission denied"),
+        "{messages}"
+    );
+    // Read as the marker (root, on CI), the file's lines are there to
+    // compare; not root, the marker cannot read them either.
+    if let Ok(secret) = std::fs::read_to_string("/etc/shadow") {
+        for line in secret.lines().filter(|l| l.contains(':')) {
+            assert!(!messages.contains(line), "{line:?} shown in {messages}");
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_compiler_reading_an_endless_device_is_killed_and_the_submission_does_not_compile() {
+    if let Some(why) = missing("gcc") {
+        println!("skipped: {why}");
+        return;
+    }
+    let report = mark_hostile("includes-device");
+    let s = &report["submissions"][0];
+    let messages = s["compiler_messages"].as_str().expect("messages");
+    assert_eq!(s["compiles"], false, "{messages}");
+    assert!(
+        messages.contains("(the compiler used more than 1024 MiB of memory: killed)"),
+        "{messages}"
+    );
+    assert!(s["marks"]["total"].as_f64() == Some(0.0), "{s}");
+}

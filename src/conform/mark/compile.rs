@@ -2,17 +2,21 @@
 //! folder (the submission's own folder is never written), and the
 //! variable-length arrays the compiler names.
 //!
-//! The compiler is the marker's tool, not the student's program: it runs
-//! through the kit's runner (so a compiler that hangs on an `#include` of
-//! a device is killed like any program) but uncontained, as the kit's
-//! user, where it can write the build. The build folder and the program
-//! are then opened to others, for the runs as nobody.
+//! The compiler is the marker's tool, but what it reads is the student's:
+//! an `#include "/etc/shadow"` would show the file's lines in its errors,
+//! and an `#include "/dev/zero"` would never end. So it runs contained
+//! like the student's program (as nobody when the kit is root, under bwrap
+//! where it works, in a scratch folder of its own, killed over its
+//! limits), with limits of its own ([`limits`]): the sources are copied
+//! into its folder, and the program it built is moved out of it, owned by
+//! the kit and closed to others' writes, to be run.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::super::run::{self, End, Limits};
+use super::super::sandbox::{self, Contain};
 use super::marked::{Build, Rule, Violation};
 
 /// A compiler still running after this long is killed.
@@ -21,6 +25,21 @@ const COMPILE_TIMEOUT: Duration = Duration::from_secs(120);
 const MESSAGES_CAP: usize = 1 << 20;
 /// Of the compiler's messages, this many lines are shown.
 const SHOWN_LINES: usize = 20;
+
+/// What the compiler may use: more memory, time and file size than a
+/// program under test (a compiler's temporary files, an ASan build with
+/// its debugging information), a few processes (the driver, `cc1`, `as`,
+/// `collect2`, `ld`), and never less than the kit's own limits.
+pub fn limits(kit: &Contain) -> Contain {
+    Contain {
+        memory: kit.memory.max(1 << 30),
+        cpu: kit.cpu.max(COMPILE_TIMEOUT.as_secs()),
+        processes: kit.processes.max(16),
+        file_size: kit.file_size.max(64 << 20),
+        open_files: kit.open_files.max(256),
+        isolate: kit.isolate,
+    }
+}
 
 /// How a submission is compiled: `CC CFLAGS -o gitm SOURCE -lm`.
 #[derive(Clone, Debug)]
@@ -79,29 +98,37 @@ fn copy_sources(folder: &Path, build: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Runs the compiler in `build`: its messages (stderr merged into
-/// stdout, so that none is cut) and whether it succeeded.
-fn run_compiler(build: &Path, words: &[OsString]) -> (bool, String) {
+/// Runs the compiler on the sources in `build`, and moves the program
+/// it built, `program` (a name), into `build`: its messages (stderr
+/// merged into stdout, so that none is cut) and whether it succeeded.
+fn run_compiler(build: &Path, words: &[OsString], program: &str) -> (bool, String) {
     // In the C locale, the messages are the same words and quotes on
     // every machine.
-    let mut command: Vec<OsString> = ["sh", "-c", "cd \"$0\" && LC_ALL=C exec \"$@\" 2>&1"]
+    let mut command: Vec<OsString> = ["sh", "-c", "LC_ALL=C exec \"$@\" 2>&1", "sh"]
         .map(OsString::from)
         .to_vec();
-    command.push(build.as_os_str().to_owned());
     command.extend(words.iter().cloned());
-    let limits = Limits {
+    let timing = Limits {
         timeout: COMPILE_TIMEOUT,
         cap: MESSAGES_CAP,
     };
+    let contain = sandbox::installed().map(|kit| limits(&kit.contain));
+    let built = build.join(program);
     let how = run::How {
-        uncontained: true,
+        seed: Some(build),
+        keep: Some((program, &built)),
+        contain: contain.as_ref(),
         ..run::How::default()
     };
-    let (ran, _) = run::run_as(&command, &[], b"", limits, how);
+    let (ran, _) = run::run_as(&command, &[], b"", timing, how);
     let mut messages = String::from_utf8_lossy(&ran.stdout).into_owned();
     let ok = match ran.end {
-        End::Code(0) => true,
-        End::Code(_) | End::Signal(_) | End::OverLimit(_) => false,
+        End::Code(0) => built.is_file(),
+        End::Code(_) | End::Signal(_) => false,
+        End::OverLimit(overrun) => {
+            messages.push_str(&format!("(the compiler {overrun}: killed)\n"));
+            false
+        }
         End::TimedOut(t) => {
             messages.push_str(&format!(
                 "(the compiler was still running after {t:?}: killed)\n"
@@ -144,11 +171,12 @@ pub fn compile(
         build.messages = format!("cannot copy the sources to build them: {e}\n");
         return (build, Vec::new());
     }
-    let (mut ok, mut messages) = run_compiler(&dir, &words);
+    let (mut ok, mut messages) = run_compiler(&dir, &words, "gitm");
     let vlas = vlas(&messages);
     let errors: Vec<&str> = messages.lines().filter(|l| l.contains("error:")).collect();
     if !ok && !vlas.is_empty() && errors.iter().all(|l| l.contains("vla]")) {
-        ok = run_compiler(&dir, &compiler.words(source, "gitm", &["-Wno-error=vla"])).0;
+        let relaxed = compiler.words(source, "gitm", &["-Wno-error=vla"]);
+        ok = run_compiler(&dir, &relaxed, "gitm").0;
         build.relaxed = ok;
     }
     let program = dir.join("gitm");
@@ -168,7 +196,8 @@ pub fn asan(source: &str, compiler: &Compiler, scratch: &Path) -> Option<PathBuf
         "-fno-omit-frame-pointer",
         "-g",
     ];
-    let (ok, mut messages) = run_compiler(&dir, &compiler.words(source, "gitm-asan", &flags));
+    let words = compiler.words(source, "gitm-asan", &flags);
+    let (ok, mut messages) = run_compiler(&dir, &words, "gitm-asan");
     let program = dir.join("gitm-asan");
     (ok && open_program(&program, &mut messages)).then_some(program)
 }
