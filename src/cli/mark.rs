@@ -2,7 +2,7 @@
 //! Read by [`args::read`], under the rules every command keeps.
 
 use std::ffi::{OsStr, OsString};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::args::{self, CliError, HELP, Spec, VERSION};
@@ -188,12 +188,16 @@ pub fn parse(args: &[OsString], read_args: ReadArgs) -> Result<MarkOptions, CliE
             })?
             << 20;
     }
+    let suite = match given.value("--tests") {
+        Some(dir) => PathBuf::from(dir),
+        None => golden(Path::new(GOLDEN))?,
+    };
     Ok(MarkOptions {
         submissions: given.arguments.iter().map(PathBuf::from).collect(),
         source,
         compiler,
         suite: SuiteOptions {
-            suite: given.value("--tests").map_or_else(golden, PathBuf::from),
+            suite,
             read_args,
             timeout,
             jobs,
@@ -215,14 +219,24 @@ pub fn parse(args: &[OsString], read_args: ReadArgs) -> Result<MarkOptions, CliE
     })
 }
 
-/// The golden suite, from the current folder when it is under it (the
-/// reports then show short paths), else as built.
-fn golden() -> PathBuf {
-    let full = PathBuf::from(GOLDEN);
-    std::env::current_dir()
+/// The golden suite built at `full`, from the current folder when it is
+/// under it (the reports then show short paths).
+///
+/// # Errors
+///
+/// [`CliError::DefaultGone`] if it is not there: a program installed from
+/// a checkout that is gone has no suite to mark against but `--tests`.
+fn golden(full: &Path) -> Result<PathBuf, CliError> {
+    if !full.is_dir() {
+        return Err(CliError::DefaultGone {
+            option: "--tests",
+            path: full.to_path_buf(),
+        });
+    }
+    Ok(std::env::current_dir()
         .ok()
         .and_then(|here| full.strip_prefix(here).ok().map(PathBuf::from))
-        .unwrap_or(full)
+        .unwrap_or_else(|| full.to_path_buf()))
 }
 
 fn bad(option: &'static str, value: Option<&OsStr>, problem: &'static str) -> CliError {
@@ -327,3 +341,23 @@ Options:
   -h, --help         print this help
   -V, --version      print the version
 ";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_golden_suite_that_is_gone_asks_for_tests_by_name() {
+        let gone = Path::new("/nonexistent/gomoku-mist/tests/golden");
+        let said = golden(gone).map_err(|e| e.to_string());
+        assert_eq!(
+            said,
+            Err(
+                "--tests is needed: /nonexistent/gomoku-mist/tests/golden is not there \
+                 (the default is read from the folder this program was built in)"
+                    .to_owned()
+            )
+        );
+        assert!(golden(Path::new(GOLDEN)).is_ok_and(|p| p.ends_with("tests/golden")));
+    }
+}
