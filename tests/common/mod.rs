@@ -72,8 +72,9 @@ pub fn run(args: &[&str], input: &[u8]) -> Result<Run, String> {
 ///
 /// A full `cargo test` builds it; one test target run alone (`cargo test
 /// --test it readme`) does not, and its tests would fail for a reason
-/// that is not theirs. So a missing one is built here, once per test
-/// binary, by the Cargo running the tests, in their profile.
+/// that is not theirs (or pass against an old build). So a missing one,
+/// or one older than a source it is built from, is built here, once per
+/// test binary, by the Cargo running the tests, in their profile.
 pub fn broken() -> PathBuf {
     static BUILT: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     match BUILT.get_or_init(|| build_example("broken")) {
@@ -92,6 +93,24 @@ pub fn hostile() -> PathBuf {
     }
 }
 
+/// Whether a file under `dir` was changed after `than`.
+fn newer_within(dir: &Path, than: std::time::SystemTime) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    entries.flatten().any(|entry| {
+        let path = entry.path();
+        if path.is_dir() {
+            newer_within(&path, than)
+        } else {
+            entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .is_ok_and(|changed| changed > than)
+        }
+    })
+}
+
 fn build_example(name: &str) -> Result<PathBuf, String> {
     let exe = std::env::current_exe().map_err(|e| format!("the test binary's path: {e}"))?;
     // target/<profile>/deps/<test binary>
@@ -102,7 +121,10 @@ fn build_example(name: &str) -> Result<PathBuf, String> {
     let path = profile_dir
         .join("examples")
         .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
-    if path.exists() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let built = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
+    let sources = [root.join("src"), root.join("tests").join(name)];
+    if built.is_some_and(|built| sources.iter().all(|dir| !newer_within(dir, built))) {
         return Ok(path);
     }
     let profile = match profile_dir.file_name().and_then(|name| name.to_str()) {
@@ -113,7 +135,7 @@ fn build_example(name: &str) -> Result<PathBuf, String> {
     let status = Command::new(&cargo)
         .args(["build", "--quiet", "--example", name, "--profile", profile])
         .arg("--manifest-path")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
+        .arg(root.join("Cargo.toml"))
         .stdin(Stdio::null())
         .status()
         .map_err(|e| format!("cannot run {}: {e}", cargo.to_string_lossy()))?;
