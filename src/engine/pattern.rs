@@ -207,14 +207,7 @@ fn cell(code: u32, k: isize) -> u8 {
 /// Whether the own stone on the centre is part of a winning line (under
 /// renju, as Black: the table takes White's from freestyle).
 pub fn is_five(code: u32, rule: Rule) -> bool {
-    let reach = |sign: isize| {
-        let mut n = 0;
-        while n < HALF as isize && cell(code, sign * (n + 1)) == 1 {
-            n += 1;
-        }
-        n
-    };
-    let (right, left) = (reach(1), reach(-1));
+    let (left, right) = (reach(code, -1), reach(code, 1));
     let length = 1 + right + left;
     match rule {
         Rule::Freestyle => length >= 5,
@@ -224,6 +217,37 @@ pub fn is_five(code: u32, rule: Rule) -> bool {
             length == 5 && !(cell(code, right + 1) == 2 && cell(code, -left - 1) == 2)
         }
     }
+}
+
+/// How many own stones run from the centre towards `sign` (±1).
+fn reach(code: u32, sign: isize) -> isize {
+    let mut n = 0;
+    while n < HALF as isize && cell(code, sign * (n + 1)) == 1 {
+        n += 1;
+    }
+    n
+}
+
+/// Whether the own stone on the centre makes six or more in a row.
+pub fn makes_overline(code: u32) -> bool {
+    1 + reach(code, -1) + reach(code, 1) >= 6
+}
+
+/// Whether the own stone on the centre makes two fours in this one line
+/// under exact five, as `x.xxx.x` filled in the middle: two points that
+/// make five, not the two ends of one straight four. Renju's double four
+/// in one line, which the line's pattern ([`F4`]) does not tell from an
+/// open four.
+pub fn two_fours_in_line(code: u32) -> bool {
+    let mut fives = 0u32;
+    for k in (-(HALF as isize)..=HALF as isize).filter(|&k| k != 0) {
+        if cell(code, k) == EMPTY && is_five(code | 1 << (2 * slot(k)), Rule::Exact) {
+            fives |= 1 << (k + HALF as isize);
+        }
+    }
+    // Two five points five apart close one run of four between them.
+    let open = fives & (fives >> 5);
+    fives.count_ones() - open.count_ones() >= 2
 }
 
 fn classify(code: u32, rule: Rule, table: &mut [u8]) -> Pattern {

@@ -583,7 +583,7 @@ impl Position {
                 ((u32::from_le_bytes(line) & mask) | u32::from(p) << shift).to_le_bytes()
             };
             let lines = [set(lines[0], own), set(lines[1], theirs)];
-            let (c0, v0) = self.black_shape(q, self.shapes.at(eval::shape(lines[0])));
+            let (c0, v0) = self.black_shape(q, lines[0], self.shapes.at(eval::shape(lines[0])));
             let (c1, v1) = self.shapes.at(eval::shape(lines[1]));
             let info = &mut self.info[q];
             let (old_combo, old_value) = (info.combo, info.value);
@@ -668,7 +668,7 @@ impl Position {
         info.lines[0][d] = pattern::own(entry);
         info.lines[1][d] = pattern::theirs(entry);
         let lines = info.lines;
-        let black = self.black_shape(i, self.shapes.at(eval::shape(lines[0])));
+        let black = self.black_shape(i, lines[0], self.shapes.at(eval::shape(lines[0])));
         let info = &mut self.info[i];
         info.combo[0] = black.0;
         info.value[0] = black.1;
@@ -676,23 +676,73 @@ impl Position {
     }
 
     /// Black's combination and value at the empty point `i`, given those
-    /// of its line patterns: under renju, none at a forbidden point, which
-    /// is no move of Black's. Only the combinations a foul can hide behind
-    /// (two threes, a four with more, two fours or an open four) are
-    /// looked at; a foul that depends on stones further away than the
-    /// point's line codes reach is found at the root alone (see
+    /// of its line patterns `lines`: under renju, none at a forbidden
+    /// point, which is no move of Black's. Only the combinations a foul
+    /// can hide behind (two threes, a four with more, two fours or an open
+    /// four) are looked at; a foul that depends on stones further away
+    /// than the point's line codes reach is found at the root alone (see
     /// [`Self::shunned`]).
-    fn black_shape(&self, i: usize, (combo, value): (eval::Combo, i32)) -> (eval::Combo, i32) {
+    fn black_shape(
+        &self,
+        i: usize,
+        lines: [Pattern; 4],
+        (combo, value): (eval::Combo, i32),
+    ) -> (eval::Combo, i32) {
         let suspect = combo == eval::C_DF3 || (eval::C_B4F3..eval::C_FIVE).contains(&combo);
-        if self.rule == Rule::Renju
-            && suspect
-            && self.cell[i & SLOT_MASK] == EMPTY
-            && self.foul(i, Reading::Rif).is_some()
-        {
-            (eval::C_NONE, 0)
-        } else {
-            (combo, value)
+        if self.rule != Rule::Renju || !suspect {
+            return (combo, value);
         }
+        if self.black_foul(i, lines) {
+            return (eval::C_NONE, 0);
+        }
+        if combo == eval::C_DF3 {
+            // Two threes and no foul: at most one of them is real, the
+            // others' straight-four points being forbidden. Taken for a
+            // double three, it would be a win the search proves without
+            // playing it out; each three past the first counts as what it
+            // is, a line one stone from a four.
+            let mut threes = 0;
+            let lines = lines.map(|p| {
+                threes += u8::from(p == pattern::F3);
+                if p == pattern::F3 && threes > 1 {
+                    pattern::B3
+                } else {
+                    p
+                }
+            });
+            return self.shapes.at(eval::shape(lines));
+        }
+        (combo, value)
+    }
+
+    /// Whether Black may not play the empty point `i`, whose line patterns
+    /// are `lines`, by two fours, an overline, two fours in one line or
+    /// two threes. Every stone play re-judges the points whose patterns
+    /// changed, so all but the last are read off the line codes; only two
+    /// threes walk the board, as whether a three is real depends on the
+    /// legality of its straight-four points in turn.
+    fn black_foul(&self, i: usize, lines: [Pattern; 4]) -> bool {
+        let i = i & SLOT_MASK;
+        if self.cell[i] != EMPTY || lines.contains(&pattern::FIVE) {
+            return false;
+        }
+        let fours = lines
+            .iter()
+            .filter(|&&p| p == pattern::B4 || p == pattern::F4)
+            .count();
+        if fours >= 2 {
+            return true;
+        }
+        let code = self.info[i].code;
+        let in_line = |d: usize| {
+            pattern::makes_overline(code[d])
+                || lines[d] == pattern::F4 && pattern::two_fours_in_line(code[d])
+        };
+        if (0..4).any(in_line) {
+            return true;
+        }
+        lines.iter().filter(|&&p| p == pattern::F3).count() >= 2
+            && self.foul(i, Reading::Rif).is_some()
     }
 }
 
@@ -727,7 +777,9 @@ impl Position {
     /// The search's cheaper test: whether `c` may not play `i` by a foul
     /// of two lines or an open four (see [`Self::might_be_foul`]).
     pub fn foul_in_search(&self, i: usize, c: Colour) -> bool {
-        self.restricted(c) && self.might_be_foul(i) && self.foul(i, Reading::Rif).is_some()
+        self.restricted(c)
+            && self.might_be_foul(i)
+            && self.black_foul(i, self.info[i & SLOT_MASK].lines[0])
     }
 
     /// Whether Black's patterns at the empty point `i` might hide a foul

@@ -346,9 +346,13 @@ impl Search<'_> {
     /// opponent has no point that makes even a four, so it can neither stop
     /// both threats with one stone nor gain a tempo, and `c` makes an open
     /// four next move, then five (five plies in all). Not under caro, where
-    /// an open four may still be stopped.
+    /// an open four may still be stopped, nor for Black under renju: the
+    /// point of its open four may be forbidden once the four is blocked,
+    /// and a three's straight-four point may be forbidden beyond what the
+    /// three's own point sees, so its four-three is played out instead.
     pub(super) fn two_threats_win(&self, c: Colour) -> bool {
         self.pos.rule() != Rule::Caro
+            && !self.pos.restricted(c)
             && self.pos.combos_at_least(other(c), C_B4) == 0
             && (self.pos.combo_count(c, C_B4F3) > 0 || self.pos.combo_count(c, C_DF3) > 0)
     }
