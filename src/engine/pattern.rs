@@ -239,6 +239,9 @@ pub fn makes_overline(code: u32) -> bool {
 /// in one line, which the line's pattern ([`F4`]) does not tell from an
 /// open four.
 pub fn two_fours_in_line(code: u32) -> bool {
+    if is_five(code, Rule::Exact) {
+        return false;
+    }
     let mut fives = 0u32;
     for k in (-(HALF as isize)..=HALF as isize).filter(|&k| k != 0) {
         if cell(code, k) == EMPTY && is_five(code | 1 << (2 * slot(k)), Rule::Exact) {
@@ -349,6 +352,30 @@ mod tests {
                 want,
                 "{line} under {rule:?}"
             );
+        }
+    }
+
+    /// Renju's fouls within one line, `|` the centre: two fours in one
+    /// line (never an open four's two ends), and six or more.
+    #[test]
+    fn lines_tell_two_fours_in_one_line_and_overlines() {
+        let cases = [
+            // (line, two fours in it, overline)
+            ("..x.x|x.x..", true, false),
+            ("..xx.|x.x..", false, false),
+            ("..xx.|x.xx.", true, false),
+            ("....x|xx...", false, false),
+            ("...ox|xx...", false, false),
+            ("..xxx|xx...", false, true),
+            ("...xx|xxx..", false, true),
+            ("...xx|xx...", false, false),
+            ("x.xx.|.....", false, false),
+            ("o.x.x|x.x.o", true, false),
+        ];
+        for (line, two_fours, overline) in cases {
+            let c = code(&line.replace('|', ""));
+            assert_eq!(two_fours_in_line(c), two_fours, "{line}: two fours");
+            assert_eq!(makes_overline(c), overline, "{line}: overline");
         }
     }
 

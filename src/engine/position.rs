@@ -741,8 +741,10 @@ impl Position {
         if (0..4).any(in_line) {
             return true;
         }
+        // Not `foul`, whose gate reads the point's patterns: while a stone
+        // is played they are not yet written back.
         lines.iter().filter(|&&p| p == pattern::F3).count() >= 2
-            && self.foul(i, Reading::Rif).is_some()
+            && spot(i).is_some_and(|s| renju::foul(self, i32::from(s.x), i32::from(s.y)).is_some())
     }
 }
 
@@ -750,11 +752,21 @@ impl Position {
     /// Why Black may not play the empty point `i` under renju, by `reading`
     /// (see [`Reading`]), if not; never under another rule.
     pub fn foul(&self, i: usize, reading: Reading) -> Option<Foul> {
-        if self.rule != Rule::Renju {
+        if self.rule != Rule::Renju || !self.could_be_foul(i) {
             return None;
         }
         let s = spot(i)?;
         renju::foul_read(self, i32::from(s.x), i32::from(s.y), reading)
+    }
+
+    /// Whether Black's lines at `i` hold what every foul needs, by either
+    /// reading: two lines with a three or more, an open four or two fours
+    /// in one line, or six in a row. The lines are exact for the board
+    /// (unlike a combination, which a foul decided further away may have
+    /// left behind), so where this is false no walk is needed.
+    fn could_be_foul(&self, i: usize) -> bool {
+        let code = self.info[i & SLOT_MASK].code;
+        self.might_be_foul(i) || code.into_iter().any(pattern::makes_overline)
     }
 
     /// Whether the rule forbids colour `c` some points: renju, Black.
@@ -913,6 +925,81 @@ mod tests {
                     }
                     assert_same_as_fresh(&pos);
                 }
+            }
+        }
+    }
+
+    /// The search's foul test, read off the line codes where it can be,
+    /// and the gated walk of [`Position::foul`] say what the rules' walk
+    /// says at every empty point of random renju positions crowded with
+    /// Black stones, and a foul leaves Black no combination there.
+    #[test]
+    fn renju_fouls_read_off_the_lines_are_the_rules_walks() {
+        let mut seed = 29u64;
+        let mut fouls = 0;
+        for _game in 0..40 {
+            let mut pos = Position::new(Rule::Renju, 1, 15);
+            for _ in 0..70 {
+                let i = pos.points[lcg(&mut seed) % pos.points.len()];
+                if pos.cell(i) == EMPTY {
+                    // Two stones in three Black's.
+                    pos.put(i, if lcg(&mut seed) % 3 == 0 { 2 } else { 1 });
+                }
+            }
+            for &i in pos.points.iter().filter(|&&i| pos.cell(i) == EMPTY) {
+                let s = spot(i).expect("a board point");
+                let walk = |r| renju::foul_read(&pos, i32::from(s.x), i32::from(s.y), r);
+                for reading in [Reading::Rif, Reading::Judges] {
+                    assert_eq!(pos.foul(i, reading), walk(reading), "at {s:?}");
+                }
+                let walked = pos.might_be_foul(i) && walk(Reading::Rif).is_some();
+                assert_eq!(pos.foul_in_search(i, 1), walked, "at {s:?}");
+                if walked {
+                    assert_eq!(pos.combo(i, 1), eval::C_NONE, "at {s:?}");
+                    fouls += 1;
+                }
+            }
+        }
+        assert!(fouls > 100, "only {fouls} fouls: the positions test little");
+    }
+
+    /// Black's two threes through E4 of `renju.rs`'s fake three: with the
+    /// column G5-G7, the row's only straight-four point G4 would be a
+    /// double four, so E4 is no foul, and no double three either but one
+    /// three and a line a stone from a four; without it E4 is a double
+    /// three, a foul, and no combination of Black's.
+    #[test]
+    fn a_renju_double_three_with_a_fake_three_is_one_three() {
+        let at = |x: u8, y: u8| index(Spot { x, y });
+        let e4 = at(4, 3);
+        for fake in [true, false] {
+            let mut pos = Position::new(Rule::Renju, 1, 15);
+            // The column first: E4's lines do not reach it, so E4 is
+            // judged again only by a stone on them (see `black_shape`).
+            let mut stones = if fake {
+                vec![(6, 7, 2), (6, 6, 1)]
+            } else {
+                Vec::new()
+            };
+            stones.extend([
+                (6, 5, 1),
+                (4, 4, 1),
+                (6, 4, 1),
+                (1, 3, 2),
+                (3, 3, 1),
+                (5, 3, 1),
+                (4, 2, 1),
+            ]);
+            for (x, y, c) in stones {
+                pos.put(at(x, y), c);
+            }
+            pos.set_side(1);
+            if fake {
+                assert_eq!(pos.foul(e4, Reading::Rif), None);
+                assert_eq!(pos.combo(e4, 1), eval::C_F3P);
+            } else {
+                assert_eq!(pos.foul(e4, Reading::Rif), Some(Foul::DoubleThree));
+                assert_eq!(pos.combo(e4, 1), eval::C_NONE);
             }
         }
     }
