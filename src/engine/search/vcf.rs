@@ -312,7 +312,8 @@ impl Search<'_> {
     /// five to make (a win in one), two fives of the opponent's to stop
     /// (a loss in two), an open four to make against no five (a win in
     /// three), a four-three or three-three against no four (a win in
-    /// five; not at the root, which plays it out). `None` if none does.
+    /// five; not at the root, which plays it out, nor Black's under
+    /// renju, see [`Self::two_threats_win`]). `None` if none does.
     pub(super) fn proved(&mut self, ply: usize) -> Option<i32> {
         let me = self.pos.side();
         let opp = other(me);
