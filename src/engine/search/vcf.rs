@@ -367,3 +367,50 @@ impl Search<'_> {
         self.fails[key as usize % FAIL_SLOTS] = (key, depth);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::eval::C_B4F3;
+    use crate::engine::limits::{Budget, Limits};
+    use crate::engine::position::{CELLS, Position, index};
+    use crate::engine::tt::Table;
+    use crate::engine::{Spot, search::WIN};
+
+    /// `mover`'s four-three on a 15×15 board under `rule`, `mover` to
+    /// move: a row closed by the other colour and an open pair in a
+    /// column, which the point (7, 7) makes a four and an open three.
+    fn four_three(rule: Rule, mover: Colour) -> Position {
+        let at = |x: u8, y: u8| index(Spot { x, y });
+        let mut pos = Position::new(rule, 1, 15);
+        for (x, y) in [(4, 7), (5, 7), (6, 7), (7, 8), (7, 9)] {
+            pos.put(at(x, y), mover);
+        }
+        pos.put(at(3, 7), other(mover));
+        pos.set_side(mover);
+        assert_eq!(pos.combo(at(7, 7), mover), C_B4F3, "{rule:?}");
+        pos
+    }
+
+    /// What [`Search::proved`] makes of a node one ply below the root.
+    fn proved(pos: Position) -> Option<i32> {
+        let mut tt = Table::new(1 << 16);
+        let mut history = Box::new([[0; CELLS]; 2]);
+        let budget = Budget::start(Limits {
+            nodes: Some(1 << 16),
+            ..Limits::default()
+        });
+        Search::new(pos, tt.shared(), &mut history, budget, None).proved(1)
+    }
+
+    /// A four-three against no four is a win proved unplayed, except
+    /// Black's under renju: its open-four point may be forbidden once
+    /// the four is blocked, so the search plays it out.
+    #[test]
+    fn blacks_four_three_under_renju_is_played_out_not_proved() {
+        let win = Some(WIN - 1 - 5);
+        assert_eq!(proved(four_three(Rule::Exact, 1)), win);
+        assert_eq!(proved(four_three(Rule::Renju, 2)), win);
+        assert_eq!(proved(four_three(Rule::Renju, 1)), None);
+    }
+}
