@@ -436,6 +436,47 @@ fn the_deepening_goes_on_past_a_mate() {
     assert_eq!(found.depth, first_mate + 4, "the last depth: {scores:?}");
 }
 
+/// Under renju a Black with only forbidden points left has lost: no
+/// manager lets it pass, and c-gomoku-cli calls whichever it plays a
+/// foul. On this 6×6 board three points are empty, White to move:
+///
+/// ```text
+/// y=0  B B B x B B      x, y: six in a row for Black, overlines
+/// y=1  W W W B W W
+/// y=2  B B W W B W
+/// y=3  a W W W B B      a: nothing for either side
+/// y=4  W W B W W W
+/// y=5  B B y B B B
+/// ```
+///
+/// White at `a` leaves Black the two overlines, and wins; at `x` or `y`
+/// Black takes `a` and White fills the board, a draw. The search's own
+/// foul test leaves overlines to the root, so near a full board it
+/// judges every point as the root does, and sees the win.
+#[test]
+fn a_black_with_only_forbidden_points_left_has_lost() {
+    let mut setup = freestyle_setup(
+        6,
+        "0,0 1,0 2,0 4,0 5,0 3,1 0,2 1,2 4,2 4,3 5,3 2,4 0,5 1,5 3,5 4,5 5,5",
+        "0,1 1,1 2,1 4,1 5,1 2,2 3,2 5,2 1,3 2,3 3,3 0,4 1,4 3,4 4,4 5,4",
+    );
+    setup.rule = Rule::Renju;
+    setup.to_move = Player::White;
+    let limits = Limits {
+        nodes: Some(10_000),
+        ..Limits::default()
+    };
+    let found = Engine::new(1 << 22)
+        .search(&setup, limits)
+        .expect("the board is not full");
+    let line = format!("score {}, line {:?}", found.score, found.pv);
+    assert_eq!(found.best, Spot { x: 0, y: 3 }, "{line}");
+    assert!(
+        engine::mate_in(found.score).is_some_and(|n| n > 0),
+        "a win for White: {line}"
+    );
+}
+
 /// Each depth says what its aspiration windows cost. In this opening no
 /// win is in sight, so the depths below the first windowed one are each
 /// searched once in the full window (after a win is scored, a depth is

@@ -334,6 +334,19 @@ impl Position {
         self.moves.len()
     }
 
+    /// How many points are still empty.
+    pub fn empties(&self) -> usize {
+        self.points.len().saturating_sub(self.moves.len())
+    }
+
+    /// Whether `c` may play some empty point of the board, by every
+    /// judge (see [`Self::may_play`]).
+    pub fn can_move(&self, c: Colour) -> bool {
+        self.points
+            .iter()
+            .any(|&i| self.cell(i) == EMPTY && self.may_play(i, c))
+    }
+
     /// The moves played since the empty board, in order.
     pub fn moves(&self) -> &[usize] {
         &self.moves

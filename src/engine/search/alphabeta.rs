@@ -136,6 +136,10 @@ impl Search<'_> {
             self.lists[ply] = list;
             return if self.pos.is_full() {
                 0
+            } else if self.pos.restricted(me) && !self.pos.can_move(me) {
+                // Black under renju with only forbidden points left: no
+                // manager lets it pass, and it loses by whichever it plays.
+                -(WIN - ply_score)
             } else {
                 self.pos.evaluate()
             };

@@ -68,6 +68,11 @@ impl Search<'_> {
         // Only a threat narrows the moves: without one, no candidate's
         // combination is read.
         let narrowed = open_three || !four_threes.is_empty();
+        // The search's own foul test leaves overlines to the root; near a
+        // full board, where every point left may be one, each judge's test
+        // is made, so that a Black with only forbidden points left is seen
+        // to have none (see `alphabeta`).
+        let exact = ply == 0 || self.pos.empties() <= EXACT_FOULS_WITHIN;
         for i in self.pos.candidates() {
             if ply == 0
                 && self
@@ -78,7 +83,7 @@ impl Search<'_> {
                 continue;
             }
             if restricted
-                && if ply == 0 {
+                && if exact {
                     !self.pos.may_play(i, me)
                 } else {
                     self.pos.foul_in_search(i, me)
@@ -133,6 +138,11 @@ const ATTACK_WEIGHT: i32 = 141;
 
 /// The most four-three points of the opponent answered by their lines only.
 const FOUR_THREES: usize = 4;
+
+/// With this many empty points or fewer, Black's moves under renju are
+/// judged by every judge's test below the root too: at most this many
+/// walks a node, where the game nears its end.
+const EXACT_FOULS_WITHIN: usize = 24;
 
 /// Whether `a` is `b` or lies on one of its four lines within four points,
 /// where a stone can still spoil a shape made at `b`.
