@@ -13,7 +13,9 @@ use crate::rules::point::{Column, Point, Row};
 pub trait Opponent {
     /// The colour it plays.
     fn colour(&self) -> Player;
-    /// Its move in `game` (its turn, game not over). `None` only if the board is full.
+    /// Its move in `game` (its turn, game not over): a point the game
+    /// allows. `None` only if there is none: under renju, a Black with
+    /// only forbidden points left.
     fn choose(&mut self, game: &Game) -> Option<Point>;
     /// What its search made of the position it last moved in: the score
     /// and the line it expects. `None` if it did not search.
@@ -120,7 +122,7 @@ fn careless(game: &Game) -> Option<Point> {
         })
     };
     let empty: Vec<Point> = Point::all()
-        .filter(|&p| board.get(p).is_none() && near(p))
+        .filter(|&p| near(p) && game.allows(p))
         .collect();
     let five = empty.iter().copied().find(|&p| {
         let mut next = game.clone();
@@ -142,7 +144,7 @@ fn careless(game: &Game) -> Option<Point> {
         .get(pick)
         .copied()
         .or(centre.filter(|_| game.moves().is_empty()))
-        .or_else(|| Point::all().find(|&p| board.get(p).is_none()))
+        .or_else(|| Point::all().find(|&p| game.allows(p)))
 }
 
 impl Opponent for Computer {
@@ -158,13 +160,13 @@ impl Opponent for Computer {
         self.thought = self
             .engine
             .think(board, game.to_move(), game.rule(), self.limits);
-        // The engine only offers empty points; should it ever not, any
-        // empty point keeps the game legal.
+        // The engine offers a point Black may play under renju whenever
+        // there is one; should it ever not, any point the game allows.
         self.thought
             .as_ref()
             .map(|t| t.best)
-            .filter(|&p| board.get(p).is_none())
-            .or_else(|| Point::all().find(|&p| board.get(p).is_none()))
+            .filter(|&p| game.allows(p))
+            .or_else(|| Point::all().find(|&p| game.allows(p)))
     }
 
     fn thought(&self) -> Option<&Thought> {
@@ -258,6 +260,48 @@ mod tests {
                 game.moves()
             );
         }
+    }
+
+    /// Level 1 puts no stone where renju forbids Black one: in crowded
+    /// random games near J10, each of Black's turns (a double three or
+    /// four is often within reach there), its point is one the game allows.
+    #[test]
+    fn level_1_as_black_plays_no_forbidden_point() {
+        let mut seed = 7u64;
+        let mut fouls_near = 0;
+        for _game in 0..60 {
+            let mut game = Game::new(Rule::Renju);
+            for _ in 0..60 {
+                if game.to_move() == Player::Black {
+                    let p = careless(&game).expect("a point to play");
+                    let history: Vec<String> = game.moves().iter().map(Point::to_string).collect();
+                    assert!(game.allows(p), "{p} after {}", history.concat());
+                    fouls_near += usize::from(
+                        Point::all().any(|q| game.board().get(q).is_none() && !game.allows(q)),
+                    );
+                }
+                // Either side's stone on a random empty point of a 7×7
+                // square around J10, so the stones crowd.
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let (c, r) = (7 + (seed >> 33) % 7, 7 + (seed >> 45) % 7);
+                let Some(p) = Column::new(c as u8)
+                    .zip(Row::new(r as u8))
+                    .map(|(c, r)| Point::new(c, r))
+                else {
+                    continue;
+                };
+                if !game.allows(p) {
+                    continue;
+                }
+                if game.place(p).expect("allowed").is_some() {
+                    break;
+                }
+            }
+        }
+        assert!(
+            fouls_near > 50,
+            "only {fouls_near} turns with a forbidden point: a weak test"
+        );
     }
 
     #[test]

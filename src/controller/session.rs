@@ -220,7 +220,8 @@ impl<W: Write> Session<W> {
     ///
     /// # Errors
     ///
-    /// Writing failed, or the opponent chose a point that holds a stone.
+    /// Writing failed, or the opponent chose a point the game does not
+    /// allow (which [`Opponent::choose`] never does).
     pub fn opponent_moves(&mut self) -> io::Result<Option<Stop>> {
         let Some(opponent) = self.opponent.as_deref_mut() else {
             return Ok(None);
@@ -228,9 +229,14 @@ impl<W: Write> Session<W> {
         if opponent.colour() != self.game.to_move() {
             return Ok(None);
         }
-        // A full board has ended the game before it could be anyone's turn.
         let Some(p) = opponent.choose(&self.game) else {
-            return Ok(None);
+            // A full board has ended the game before it could be anyone's
+            // turn; otherwise every point left is forbidden to the
+            // computer (renju's Black), which has no pass: it resigns.
+            if self.game.board().is_full() {
+                return Ok(None);
+            }
+            return self.end(self.game.resign()).map(Some);
         };
         let mover = self.game.to_move();
         let ending = match self.game.place(p) {

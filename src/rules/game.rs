@@ -84,6 +84,12 @@ impl Game {
         &self.moves
     }
 
+    /// Whether the player to move may place a stone at `p`: it is empty,
+    /// and the rule does not forbid it (see [`Game::place`]).
+    pub fn allows(&self, p: Point) -> bool {
+        self.board.get(p).is_none() && self.rule.foul(&self.board, self.to_move, p).is_none()
+    }
+
     /// The player to move places a stone at `p`. On success the mist moves
     /// and, unless the game ends, the turn passes.
     ///

@@ -142,3 +142,76 @@ fn with_board_its_move_is_announced_and_drawn() {
     assert_eq!(lines.next(), Some(format!("White plays {reply}").as_str()));
     assert_eq!(out.lines().count(), 1 + 20 + 1, "{out}");
 }
+
+/// A renju board where every point but J1 holds a stone, Black's and
+/// White's alternately as `--moves` lists them, with no five: rows 19 down
+/// to 1, `B` Black, `W` White, `.` J1, where Black would make seven in a
+/// row (an overline, forbidden). Black is to move.
+const ONLY_A_FOUL_LEFT: [&str; 19] = [
+    "WWWWBBWWBBWWBBWWBBW",
+    "WWBBWWBBWWBBWWBBWWB",
+    "BBWWBBWWBBWWBBWWBBW",
+    "WWBBWWBBWWBBWWBBWWB",
+    "BBWWBBWWBBWWBBWWBBW",
+    "WWBBWWBBWWBBWWBBWWB",
+    "BBWWBBWWBBWWBBWWBBW",
+    "WWBBWWBBWWBBWWBBWWB",
+    "BBWWBBWWBBWWBBWWBBW",
+    "WWBBWWBBWWBBWWBBWWB",
+    "BBWWBBWWBBWWBBWWBBW",
+    "WWBBWWBBWWBBWWBBWWB",
+    "BBWWBBWWBBWWBBWWBBW",
+    "WWBBWWBBWWBBWWBBWWB",
+    "BBWWBBWWBBWWBBWWBBW",
+    "WWBBWWBBWWBBWWBBWWB",
+    "BBWWBBWWBBWWBBWWBBW",
+    "WWBBWWBBWWBBWWBBWWB",
+    "BBWWBWBBB.BBBWWWBBW",
+];
+
+/// [`ONLY_A_FOUL_LEFT`] as a history: Black's stones and White's in turn,
+/// each colour's row by row from A1.
+fn only_a_foul_left() -> String {
+    let stones = |colour: u8| -> Vec<String> {
+        let mut stones = Vec::new();
+        for (r, line) in ONLY_A_FOUL_LEFT.iter().rev().enumerate() {
+            for (c, cell) in line.bytes().enumerate() {
+                if cell == colour {
+                    stones.push(format!("{}{}", char::from(b'A' + c as u8), r + 1));
+                }
+            }
+        }
+        stones
+    };
+    let (black, white) = (stones(b'B'), stones(b'W'));
+    assert_eq!((black.len(), white.len()), (180, 180));
+    black
+        .iter()
+        .zip(&white)
+        .map(|(b, w)| format!("{b}{w}"))
+        .collect()
+}
+
+/// Under renju, a computer playing Black whose every point left is
+/// forbidden has no move and no pass: it resigns, with what `resign`
+/// prints, at any level or budget (level 1 picks its points without a
+/// search). A person in its place is refused the point, and may resign.
+#[test]
+fn under_renju_a_black_computer_with_only_a_forbidden_point_resigns() {
+    let history = only_a_foul_left();
+    let start = ["--rule", "renju", "--moves", history.as_str()];
+    let (out, code) = stdout(&start, "place J1\nwho\n");
+    assert_eq!((out.as_str(), code), ("Forbidden coordinate\nB\n", Some(1)));
+    for budget in [["--level", "1"], ["--level", "2"], ["--cpu-nodes", "1000"]] {
+        let mut args = vec!["--cpu", "black"];
+        args.extend_from_slice(&start);
+        args.extend_from_slice(&budget);
+        let (out, code) = stdout(&args, "who\n");
+        assert_eq!(
+            out,
+            format!("White wins!\n{history}\nThank you for playing!\n"),
+            "{budget:?}"
+        );
+        assert_eq!(code, Some(0), "{budget:?}");
+    }
+}
