@@ -38,6 +38,7 @@ use crate::controller::session::{Session, Settings, Stop};
 use crate::controller::text;
 use crate::rules::game::{Ending, Game};
 use crate::rules::player::Player;
+use crate::rules::point::Point;
 
 use self::style::{Paint, Style};
 
@@ -340,6 +341,13 @@ fn finish<S: Write>(game: &Game, stop: Stop, screen: &mut S, style: Style, width
         let line = picture::winning_line(game);
         show(screen, &picture::lifted(game, &line, style, width));
         let how = match ending {
+            // Under renju a Black left only forbidden points resigns,
+            // or the computer does for it: say why.
+            Ending::Win { winner } if line.is_empty() && no_point_allowed(game) => format!(
+                "{} may play none of the points left: {} wins by resignation.",
+                text::name(winner.opponent()),
+                text::name(winner)
+            ),
             Ending::Win { winner } if line.is_empty() => {
                 format!("{} wins by resignation.", text::name(winner))
             }
@@ -348,6 +356,12 @@ fn finish<S: Write>(game: &Game, stop: Stop, screen: &mut S, style: Style, width
         };
         show(screen, &format!("{}\n", style.paint(Paint::Strong, &how)));
     }
+}
+
+/// Whether the player to move may place a stone nowhere, though the
+/// board has room: renju's Black, every point left forbidden.
+fn no_point_allowed(game: &Game) -> bool {
+    !game.board().is_full() && !Point::all().any(|p| game.allows(p))
 }
 
 /// A line for the person, wrapped to the terminal and painted as a hint.

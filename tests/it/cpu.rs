@@ -171,7 +171,7 @@ const ONLY_A_FOUL_LEFT: [&str; 19] = [
 
 /// [`ONLY_A_FOUL_LEFT`] as a history: Black's stones and White's in turn,
 /// each colour's row by row from A1.
-fn only_a_foul_left() -> String {
+pub(crate) fn only_a_foul_left() -> String {
     let stones = |colour: u8| -> Vec<String> {
         let mut stones = Vec::new();
         for (r, line) in ONLY_A_FOUL_LEFT.iter().rev().enumerate() {

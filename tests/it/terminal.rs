@@ -954,3 +954,28 @@ fn show_thinking_changes_nothing_through_a_pipe() {
     assert_eq!(thinking.code, plain.code);
     assert!(thinking.stderr.is_empty(), "{:?}", thinking.stderr);
 }
+
+/// The computer as renju's Black with only a forbidden point left resigns
+/// before the first prompt, and the person is told why.
+#[test]
+fn a_computer_left_only_forbidden_points_resigns_and_the_screen_says_why() {
+    let history = crate::cpu::only_a_foul_left();
+    let args = [
+        "--rule",
+        "renju",
+        "--moves",
+        history.as_str(),
+        "--cpu",
+        "black",
+        "--cpu-nodes",
+        "1000",
+    ];
+    let mut t = Terminal::start(&args, false);
+    t.expect("Black may play none of the points left: White wins by resignation.");
+    let (code, stdout) = t.exit();
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&stdout),
+        format!("White wins!\n{history}\nThank you for playing!\n")
+    );
+}
