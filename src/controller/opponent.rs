@@ -144,7 +144,7 @@ fn careless(game: &Game) -> Option<Point> {
         .get(pick)
         .copied()
         .or(centre.filter(|_| game.moves().is_empty()))
-        .or_else(|| Point::all().find(|&p| game.allows(p)))
+        .or_else(|| game.first_allowed())
 }
 
 impl Opponent for Computer {
@@ -166,7 +166,7 @@ impl Opponent for Computer {
             .as_ref()
             .map(|t| t.best)
             .filter(|&p| game.allows(p))
-            .or_else(|| Point::all().find(|&p| game.allows(p)))
+            .or_else(|| game.first_allowed())
     }
 
     fn thought(&self) -> Option<&Thought> {

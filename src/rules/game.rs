@@ -90,6 +90,13 @@ impl Game {
         self.board.get(p).is_none() && self.rule.foul(&self.board, self.to_move, p).is_none()
     }
 
+    /// The first point, in [`Point::all`]'s order, the player to move may
+    /// play; `None` on a full board, or under renju for a Black whose
+    /// every point left is forbidden.
+    pub fn first_allowed(&self) -> Option<Point> {
+        Point::all().find(|&p| self.allows(p))
+    }
+
     /// The player to move places a stone at `p`. On success the mist moves
     /// and, unless the game ends, the turn passes.
     ///

@@ -38,7 +38,6 @@ use crate::controller::session::{Session, Settings, Stop};
 use crate::controller::text;
 use crate::rules::game::{Ending, Game};
 use crate::rules::player::Player;
-use crate::rules::point::Point;
 
 use self::style::{Paint, Style};
 
@@ -361,7 +360,7 @@ fn finish<S: Write>(game: &Game, stop: Stop, screen: &mut S, style: Style, width
 /// Whether the player to move may place a stone nowhere, though the
 /// board has room: renju's Black, every point left forbidden.
 fn no_point_allowed(game: &Game) -> bool {
-    !game.board().is_full() && !Point::all().any(|p| game.allows(p))
+    !game.board().is_full() && game.first_allowed().is_none()
 }
 
 /// A line for the person, wrapped to the terminal and painted as a hint.
