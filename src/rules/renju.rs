@@ -141,8 +141,9 @@ const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 /// it makes five or six.
 const REACH: usize = 5;
 /// The cells of one line around the point, which sits in the middle.
-const SPAN: usize = 2 * REACH + 1;
-const MIDDLE: usize = REACH;
+pub(crate) const SPAN: usize = 2 * REACH + 1;
+/// The point's own cell in a line.
+pub(crate) const MIDDLE: usize = REACH;
 
 /// The most imagined stones a judgement stacks: each level of the
 /// recursion adds one. Real positions need two or three; past the limit a
@@ -249,17 +250,30 @@ fn shape(mut line: [Cell; SPAN]) -> Shape {
     if shape.fours > 0 {
         return shape;
     }
+    (shape.three_points, shape.three_count) = straight_four_points(line);
+    shape
+}
+
+/// The points of a line with its middle played (as offsets in the line,
+/// at most four) that would make a straight four through the middle: if
+/// there are any and the line holds no four, it is a three, real if one of
+/// them is a move Black may make. The engine reads its lines this way too,
+/// to judge a double three off its line codes.
+pub(crate) fn straight_four_points(mut line: [Cell; SPAN]) -> ([u8; 4], u8) {
+    let mut points = [0; 4];
+    let mut count = 0;
+    // A straight four through the middle lies within three of it.
     for q in MIDDLE - 3..=MIDDLE + 3 {
         if line[q] == Cell::Empty {
             line[q] = Cell::Black;
-            if straight_four(&line) && (shape.three_count as usize) < shape.three_points.len() {
-                shape.three_points[shape.three_count as usize] = q as u8;
-                shape.three_count += 1;
+            if straight_four(&line) && usize::from(count) < points.len() {
+                points[usize::from(count)] = q as u8;
+                count += 1;
             }
             line[q] = Cell::Empty;
         }
     }
-    shape
+    (points, count)
 }
 
 /// Whether Black makes five by playing `p`.
