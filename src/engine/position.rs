@@ -753,11 +753,7 @@ impl Position {
         if self.cell[i] != EMPTY || lines.contains(&pattern::FIVE) {
             return false;
         }
-        let fours = lines
-            .iter()
-            .filter(|&&p| p == pattern::B4 || p == pattern::F4)
-            .count();
-        if fours >= 2 {
+        if fours(lines) >= 2 {
             return true;
         }
         let code = self.info[i].code;
@@ -768,7 +764,7 @@ impl Position {
         if (0..4).any(in_line) {
             return true;
         }
-        if lines.iter().filter(|&&p| p == pattern::F3).count() < 2 {
+        if threes(lines) < 2 {
             return false;
         }
         // Not `foul`, whose gate reads the point's patterns: while a stone
@@ -788,9 +784,8 @@ impl Position {
     /// the stone at `i` added on that line, tell whether it makes five (it
     /// may), an overline or a second four (it may not), or one three at
     /// most beside the four (it may); only two threes there would send the
-    /// judgement one level deeper, and that is left to the walk. The walk
-    /// took nine tenths of the renju search's foul tests; this answers all
-    /// but about one in twenty without it.
+    /// judgement one level deeper, and that is left to the walk (19 of
+    /// 929 points in the test below).
     fn double_three(&self, i: usize, lines: [Pattern; 4]) -> Option<bool> {
         let code = self.info[i & SLOT_MASK].code;
         let (mut real, mut unsure) = (0, 0);
@@ -838,18 +833,28 @@ impl Position {
         if code.into_iter().any(pattern::makes_overline) {
             return Some(false);
         }
-        let fours = lines
-            .iter()
-            .filter(|&&p| p == pattern::B4 || p == pattern::F4)
-            .count();
-        if fours >= 2 {
+        if fours(lines) >= 2 {
             return Some(false);
         }
-        if lines.iter().filter(|&&p| p == pattern::F3).count() >= 2 {
+        if threes(lines) >= 2 {
             return None;
         }
         Some(true)
     }
+}
+
+/// How many of a point's lines are a four (one point makes five) or an
+/// open four.
+fn fours(lines: [Pattern; 4]) -> usize {
+    lines
+        .iter()
+        .filter(|&&p| p == pattern::B4 || p == pattern::F4)
+        .count()
+}
+
+/// How many of a point's lines are an open three.
+fn threes(lines: [Pattern; 4]) -> usize {
+    lines.iter().filter(|&&p| p == pattern::F3).count()
 }
 
 // The line codes reach as far as the renju rules look along a line.
@@ -1103,8 +1108,7 @@ mod tests {
             }
             for &i in pos.points.iter().filter(|&&i| pos.cell(i) == EMPTY) {
                 let (lines, code) = (pos.info[i].lines[0], pos.info[i].code);
-                let threes = lines.iter().filter(|&&p| p == pattern::F3).count();
-                if threes < 2
+                if threes(lines) < 2
                     || lines.iter().any(|&p| p >= pattern::B4)
                     || code.into_iter().any(pattern::makes_overline)
                 {
