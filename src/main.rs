@@ -42,18 +42,20 @@ fn main() -> ExitCode {
         Action::Version => return print(text::VERSION),
         Action::Check(options) => {
             let program = options.program.clone().unwrap_or_default();
-            if let Err(code) = contain(&options.contain, &program) {
-                return code;
-            }
-            let outcome = conform::check(&options, &mut stdout());
+            let kit = match contain(&options.contain, &program, ISOLATE_ADVICE) {
+                Ok(kit) => kit,
+                Err(code) => return code,
+            };
+            let outcome = conform::check(&options, Some(&kit), &mut stdout());
             conform::reap::hold();
             return conformed(outcome);
         }
         Action::Fuzz(options) => {
-            if let Err(code) = contain(&options.contain, &options.program) {
-                return code;
-            }
-            let outcome = conform::fuzz(&options, &mut stdout());
+            let kit = match contain(&options.contain, &options.program, ISOLATE_ADVICE) {
+                Ok(kit) => kit,
+                Err(code) => return code,
+            };
+            let outcome = conform::fuzz(&options, Some(&kit), &mut stdout());
             conform::reap::hold();
             return conformed(outcome);
         }
@@ -61,10 +63,11 @@ fn main() -> ExitCode {
         Action::Mark(options) => {
             // The programs are built later, each in a folder like this.
             let program = [conform::mark::scratch::built_where().into_os_string()];
-            if let Err(code) = contain(&options.contain, &program) {
-                return code;
-            }
-            let outcome = marked(&options);
+            let kit = match contain(&options.contain, &program, MARK_ADVICE) {
+                Ok(kit) => kit,
+                Err(code) => return code,
+            };
+            let outcome = marked(&options, &kit);
             conform::reap::hold();
             return outcome;
         }
@@ -145,11 +148,26 @@ fn conformed(outcome: Result<Outcome, ConformError>) -> ExitCode {
     }
 }
 
-/// Sets how the kit runs the programs it tests (the limits, the
+/// What to do when `check --isolate` or `fuzz --isolate` cannot isolate.
+const ISOLATE_ADVICE: &str = "install bubblewrap where user namespaces are allowed, or leave out \
+    --isolate";
+
+/// What to do when `mark` cannot isolate: it never marks untrusted
+/// programs unprotected unless told to.
+const MARK_ADVICE: &str = "mark runs every submission isolated; install bubblewrap (Debian and \
+    Ubuntu: apt-get install bubblewrap) where user namespaces are allowed, or give --unisolated \
+    to mark the programs unprotected";
+
+/// Makes how the kit runs the programs it tests (the limits, the
 /// launcher: this program) and makes it leave none running however it
 /// ends; says once on stderr what it could not apply. `program` is the
-/// one tested (empty for this program itself).
-fn contain(contain: &sandbox::Contain, program: &[OsString]) -> Result<(), ExitCode> {
+/// one tested (empty for this program itself); `advice`, what to do when
+/// isolation is required and cannot be had.
+fn contain(
+    contain: &sandbox::Contain,
+    program: &[OsString],
+    advice: &str,
+) -> Result<sandbox::Kit, ExitCode> {
     let exe = match std::env::current_exe() {
         Ok(exe) => exe,
         Err(e) => return Err(conformed(Err(ConformError::CurrentExe(e)))),
@@ -159,33 +177,43 @@ fn contain(contain: &sandbox::Contain, program: &[OsString]) -> Result<(), ExitC
     } else {
         program.to_vec()
     };
+    // Before the guard, which kills by the ids /proc gives.
+    if let Err(why) = sandbox::proc_is_ours() {
+        complain(&sandbox::SandboxError::ForeignProc(why).to_string());
+        return Err(ExitCode::from(USAGE_ERROR));
+    }
     if let Err(e) = conform::reap::guard() {
         complain(&format!("cannot watch the programs it starts: {e}"));
         return Err(ExitCode::from(FAILURE));
     }
-    match sandbox::install(contain, exe, &program) {
-        Ok(notes) => {
+    match sandbox::Kit::new(contain, exe, &program, advice) {
+        Ok((kit, notes)) => {
             for note in notes {
                 complain(&note);
             }
+            Ok(kit)
         }
         Err(e) => {
             complain(&e.to_string());
-            return Err(ExitCode::from(USAGE_ERROR));
+            Err(ExitCode::from(USAGE_ERROR))
         }
     }
-    Ok(())
 }
 
 /// `mark`, with its progress line on stderr when that is a terminal.
-fn marked(options: &conform::mark::MarkOptions) -> ExitCode {
+fn marked(options: &conform::mark::MarkOptions, kit: &sandbox::Kit) -> ExitCode {
     let mut stderr = io::stderr();
     let progress: Option<&mut dyn Write> = if stderr.is_terminal() {
         Some(&mut stderr)
     } else {
         None
     };
-    conformed(conform::mark::mark(options, &mut stdout(), progress))
+    conformed(conform::mark::mark(
+        options,
+        Some(kit),
+        &mut stdout(),
+        progress,
+    ))
 }
 
 fn print(text: &str) -> ExitCode {

@@ -34,6 +34,7 @@ pub const SPECS: &[Spec] = &[
     Spec::valued("--jobs", "N"),
     Spec::valued("--memory", "MIB"),
     Spec::flag("--isolate"),
+    Spec::flag("--unisolated"),
     HELP,
     VERSION,
 ];
@@ -173,7 +174,9 @@ pub fn parse(args: &[OsString], read_args: ReadArgs) -> Result<MarkOptions, CliE
         ));
     }
     let mut contain = Contain {
-        isolate: given.flag("--isolate"),
+        // A class's programs are untrusted: never run unprotected by
+        // accident. (`--isolate`, the default, is still taken.)
+        isolate: !given.flag("--unisolated"),
         ..Contain::default()
     };
     if let Some(mib) = given.value("--memory") {
@@ -262,7 +265,7 @@ Usage: gomoku-mist mark [--source FILE] [--cc CMD] [--cflags FLAGS]
                         [--timeout SECS] [--memcheck TOOL] [--memory-cases N]
                         [--peak-limit MIB] [--weights WEIGHTS]
                         [--format FORMAT] [--out DIR] [--jobs N]
-                        [--memory MIB] [--isolate] SUBMISSION...
+                        [--memory MIB] [--unisolated] SUBMISSION...
 
 Marks each SUBMISSION (a folder holding the C source, and optionally the
 student's tests in tests/, as NAME.in with NAME.out) along the
@@ -291,13 +294,16 @@ cannot show it a file only this program's user may read, nor make it
 read a device for ever. Every run of the program it builds (under
 valgrind, AddressSanitizer and GNU time too) is contained as `check`
 runs it: in a scratch folder of its own, removed after each
-run, with only PATH, LANG, HOME and TMPDIR set, as nobody when this runs
-as root, and killed, with the limit named, when its processes hold more
-than 512 MiB of memory (--memory), when one uses more than 60 s of CPU
-time, when more than 64 run at once, when it writes a file larger than
-1 MiB or opens more than 256 files. Where bwrap (bubblewrap) works it
-also has no network, a read-only file system but its scratch folder, and
-its own processes only. Each page says what applied.
+run, with only PATH, LANG, HOME and TMPDIR set, as a user of its own
+when this runs as root, and killed, with the limit named, when its
+processes hold more than 512 MiB of memory (--memory), when one uses
+more than 60 s of CPU time, when more than 64 run at once, when it
+writes a file larger than 1 MiB or opens more than 256 files. It runs
+isolated by bwrap (bubblewrap): no network, its own processes, and of
+the file system only the system's folders and its own, read-only, and
+its scratch folder; not the suite, not the other submissions, not this
+program. Where bwrap cannot isolate it, mark refuses to run (exit 2)
+unless --unisolated is given. Each page says what applied.
 
 A submission that does not compile, or that breaks a restriction, gets 0.
 Each figure says what it is based on; these are not the course's
@@ -337,7 +343,9 @@ Options:
                      [default: twice the number of cores]
   --memory MIB       kill a run whose processes hold more than this
                      [default: 512]
-  --isolate          refuse to run without bwrap's isolation
+  --unisolated       mark even where bwrap cannot isolate the programs:
+                     they could then read the suite, the other
+                     submissions and whatever this program's user may
   -h, --help         print this help
   -V, --version      print the version
 ";

@@ -6,13 +6,14 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{OnceLock, mpsc};
+use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use super::diagnose::{self, Prober, TermCheck};
 use super::report::{json, xml};
 use super::run::{self, Limits};
+use super::sandbox::Kit;
 use super::{ConformError, Expected, Format, Outcome, case, clause, report, trace};
 
 /// Output above this many times the expected size (and at least
@@ -36,8 +37,8 @@ pub struct CheckOptions {
     pub read_args: super::ReadArgs,
     /// How the report is written.
     pub format: Format,
-    /// What the program may use: applied by the `gomoku-mist` binary,
-    /// which installs it ([`super::sandbox::install`]).
+    /// What the program may use: the shell makes the [`Kit`] of it that
+    /// [`check`] is given.
     pub contain: super::sandbox::Contain,
 }
 
@@ -46,7 +47,7 @@ enum Verdict {
     Pass,
     /// The one-word summary and the detail (a diff).
     Fail(&'static str, String),
-    Skip(&'static str),
+    Skip(String),
 }
 
 /// One case's verdict, with what a report shows beside it.
@@ -68,7 +69,11 @@ struct Judged {
 ///
 /// [`ConformError`] if a path or case cannot be read, or the report
 /// cannot be written. A failing program is an [`Outcome`], not an error.
-pub fn check(opts: &CheckOptions, out: &mut dyn Write) -> Result<Outcome, ConformError> {
+pub fn check(
+    opts: &CheckOptions,
+    kit: Option<&Kit>,
+    out: &mut dyn Write,
+) -> Result<Outcome, ConformError> {
     let (command, ours) = match &opts.program {
         Some(command) => (command.clone(), false),
         None => {
@@ -82,18 +87,30 @@ pub fn check(opts: &CheckOptions, out: &mut dyn Write) -> Result<Outcome, Confor
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
     let mut all = Vec::new();
     let text = opts.format == Format::Text;
-    // How the program takes `term` alone, learnt at the first failure:
-    // the probes that find the line to blame end with it.
-    let term = OnceLock::new();
+    // How the program takes `term` alone, learnt once, up front, with the
+    // whole --timeout: the probes that find the line to blame end with it,
+    // and a verdict learnt in what a failing case had left of its time
+    // would weaken every later one.
+    let term = if paths.is_empty() {
+        TermCheck::Unusable
+    } else {
+        term_alone(kit, &command, opts.timeout)
+    };
+    let run = Runner {
+        kit,
+        command: &command,
+        ours,
+        term,
+    };
     thread::scope(|scope| -> Result<(), ConformError> {
         for _ in 0..opts.jobs.max(1).min(paths.len().max(1)) {
             let send = send.clone();
-            let (next, paths, command, term) = (&next, &paths, &command, &term);
+            let (next, paths, run) = (&next, &paths, &run);
             scope.spawn(move || {
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(path) = paths.get(index) else { break };
-                    let verdict = judge(path, command, ours, opts, term);
+                    let verdict = judge(path, run, opts);
                     if send.send((index, verdict)).is_err() {
                         break;
                     }
@@ -274,7 +291,7 @@ fn write_json(
         let (verdict, summary, detail) = match &judged.verdict {
             Verdict::Pass => ("pass", "", String::new()),
             Verdict::Fail(summary, detail) => ("fail", *summary, detail.clone()),
-            Verdict::Skip(why) => ("skip", *why, String::new()),
+            Verdict::Skip(why) => ("skip", why.as_str(), String::new()),
         };
         let decisions: Vec<String> = judged.decisions.iter().map(|d| json(d)).collect();
         writeln!(
@@ -298,13 +315,32 @@ fn write_json(
     Ok(())
 }
 
+/// How `term\n` alone comes out of the program, run with the whole
+/// `timeout`.
+fn term_alone(kit: Option<&Kit>, command: &[OsString], timeout: Duration) -> TermCheck {
+    let limits = Limits {
+        timeout,
+        cap: MIN_CAP,
+    };
+    TermCheck::of(&run::run(kit, command, &[], b"term\n", limits))
+}
+
+/// What every case is run with.
+struct Runner<'a> {
+    kit: Option<&'a Kit>,
+    command: &'a [OsString],
+    /// Whether the program is this one (which reads `.args`).
+    ours: bool,
+    /// How it takes `term` alone.
+    term: TermCheck,
+}
+
 fn judge(
     path: &std::path::Path,
-    command: &[OsString],
-    ours: bool,
+    runner: &Runner<'_>,
     opts: &CheckOptions,
-    term: &OnceLock<TermCheck>,
 ) -> Result<Judged, ConformError> {
+    let (kit, command, ours) = (runner.kit, runner.command, runner.ours);
     let started = Instant::now();
     let judged = |verdict, decisions| Judged {
         verdict,
@@ -313,21 +349,23 @@ fn judge(
         took: started.elapsed(),
     };
     if let Some(why) = case::unreadable(path) {
-        return Ok(judged(Verdict::Skip(why), Vec::new()));
+        return Ok(judged(Verdict::Skip(why.to_owned()), Vec::new()));
     }
     let case = case::read(path)?;
     if case.has_args && !ours {
         return Ok(judged(
-            Verdict::Skip("has .args: options are this program's own"),
+            Verdict::Skip("has .args: options are this program's own".to_owned()),
             Vec::new(),
         ));
     }
     if let Some(why) = case.not_run() {
-        return Ok(judged(Verdict::Skip(why), Vec::new()));
+        return Ok(judged(Verdict::Skip(why.to_owned()), Vec::new()));
     }
     let Some(expected) = case.expected_within(opts.read_args, opts.timeout) else {
         return Ok(judged(
-            Verdict::Skip("the reference did not finish within --timeout: give .out and .code"),
+            Verdict::Skip(
+                "the reference did not finish within --timeout: give .out and .code".to_owned(),
+            ),
             Vec::new(),
         ));
     };
@@ -364,13 +402,19 @@ fn judge(
                     timeout: opts.timeout,
                     cap: t.stdout.len().saturating_mul(CAP_FACTOR).max(MIN_CAP),
                 };
-                let ran = run::run(command, args, input, limits);
+                let ran = run::run(kit, command, args, input, limits);
                 (t, ran)
             })
         });
-        let ran = run::run(command, args, &case.input, limits);
+        let ran = run::run(kit, command, args, &case.input, limits);
         (ran, twin.and_then(|h| h.join().ok()))
     });
+    if let run::End::Unstarted(why) = &ran.end {
+        return Ok(judged(
+            Verdict::Skip(format!("not marked: the kit could not start it ({why})")),
+            decisions,
+        ));
+    }
     Ok(match report::compare(&expected, &ran) {
         None => judged(Verdict::Pass, decisions),
         Some(detail) => {
@@ -403,21 +447,13 @@ fn judge(
                             timeout,
                             cap: want.stdout.len().saturating_mul(CAP_FACTOR).max(MIN_CAP),
                         };
-                        run::run(command, &case.args, input, limits)
+                        run::run(kit, command, &case.args, input, limits)
                     };
-                    let term = *term.get_or_init(|| {
-                        // Within the case's --timeout, like every probe.
-                        let left = (started + opts.timeout)
-                            .saturating_duration_since(Instant::now())
-                            .max(Duration::from_millis(1));
-                        let alone = probe(b"term\n", &expected, left);
-                        TermCheck::of(&alone)
-                    });
                     let prober = Prober {
                         run: &probe,
                         timeout: opts.timeout,
                         jobs: 1,
-                        term,
+                        term: runner.term,
                         // The probes share the case's own --timeout.
                         deadline: started.checked_add(opts.timeout),
                         end_by_deadline: true,

@@ -31,6 +31,7 @@ use super::clause::{self, Kind};
 use super::diagnose::{self, Class, Finding, Prober, TermCheck, WHITESPACE, WIN_MISSED};
 use super::report::{json, xml};
 use super::run::{self, End, Limits, Ran};
+use super::sandbox::Kit;
 use super::trace;
 use super::{ConformError, Expected, Format, Outcome, case, cover, generate, report};
 use crate::rng::Rng;
@@ -84,8 +85,8 @@ pub struct FuzzOptions {
     pub assignment_only: bool,
     /// How the report is written.
     pub format: Format,
-    /// What the program may use: applied by the `gomoku-mist` binary,
-    /// which installs it ([`super::sandbox::install`]).
+    /// What the program may use: the shell makes the [`Kit`] of it that
+    /// [`fuzz`] is given.
     pub contain: super::sandbox::Contain,
 }
 
@@ -183,6 +184,7 @@ struct Ends {
 /// What the workers share.
 struct Shared<'o> {
     opts: &'o FuzzOptions,
+    kit: Option<&'o Kit>,
     start: Instant,
     /// Nothing starts after it (with `--time`).
     deadline: Option<Instant>,
@@ -215,7 +217,7 @@ impl Shared<'_> {
     }
 
     fn run(&self, input: &[u8], expected: &Expected, timeout: Duration) -> Ran {
-        run_program(self.opts, expected, input, timeout)
+        run_program(self.opts, self.kit, expected, input, timeout)
     }
 
     fn prober<'p>(
@@ -313,7 +315,11 @@ impl Shared<'_> {
 /// # Errors
 ///
 /// [`ConformError`] if the report or a failing case cannot be written.
-pub fn fuzz(opts: &FuzzOptions, out: &mut dyn Write) -> Result<Outcome, ConformError> {
+pub fn fuzz(
+    opts: &FuzzOptions,
+    kit: Option<&Kit>,
+    out: &mut dyn Write,
+) -> Result<Outcome, ConformError> {
     let text = opts.format == Format::Text;
     let shown = shown_command(&opts.program);
     if text {
@@ -340,9 +346,10 @@ pub fn fuzz(opts: &FuzzOptions, out: &mut dyn Write) -> Result<Outcome, ConformE
         stdout: Vec::new(),
         code: 1,
     };
-    let term_ran = run_program(opts, &term_only, b"term\n", opts.timeout);
+    let term_ran = run_program(opts, kit, &term_only, b"term\n", opts.timeout);
     let shared = Shared {
         opts,
+        kit,
         start,
         deadline,
         term: TermCheck::of(&term_ran),
@@ -421,7 +428,7 @@ pub fn fuzz(opts: &FuzzOptions, out: &mut dyn Write) -> Result<Outcome, ConformE
     // A program that prints nothing at all fails every reply, but has one
     // thing to fix: it is one finding, not one a clause.
     if !groups.is_empty() && !printed.into_inner() && expected_output.into_inner() {
-        groups = vec![silent(opts, spent.cases, ends, deadline)];
+        groups = vec![silent(opts, kit, spent.cases, ends, deadline)];
     }
     if text && !groups.is_empty() {
         writeln!(
@@ -439,7 +446,7 @@ pub fn fuzz(opts: &FuzzOptions, out: &mut dyn Write) -> Result<Outcome, ConformE
             let left = d.saturating_duration_since(now);
             now + left / u32::try_from(total - i).unwrap_or(u32::MAX)
         });
-        let shown = shrink_group(opts, term, group, share);
+        let shown = shrink_group(opts, kit, term, group, share);
         let number = report.shown.len() + 1;
         if text {
             write_group(opts, number, &shown, out)?;
@@ -486,6 +493,12 @@ fn worker(shared: &Shared) -> Spent {
             lock(&shared.cannot_start).get_or_insert_with(|| why.clone());
             break;
         }
+        // The kit could not start it, even after tries: no verdict on the
+        // program, and not counted.
+        if matches!(ran.end, End::Unstarted(_)) {
+            spent.cases -= 1;
+            continue;
+        }
         if !ran.stdout.is_empty() {
             shared.printed.store(true, Ordering::Relaxed);
         }
@@ -508,7 +521,13 @@ fn worker(shared: &Shared) -> Spent {
 }
 
 /// The one finding for a program that printed nothing for any input.
-fn silent(opts: &FuzzOptions, cases: u64, ends: Ends, deadline: Option<Instant>) -> Group {
+fn silent(
+    opts: &FuzzOptions,
+    kit: Option<&Kit>,
+    cases: u64,
+    ends: Ends,
+    deadline: Option<Instant>,
+) -> Group {
     let example = b"who\nterm\n".to_vec();
     let trace = trace::trace(&example);
     let expected = Expected {
@@ -516,7 +535,7 @@ fn silent(opts: &FuzzOptions, cases: u64, ends: Ends, deadline: Option<Instant>)
         code: trace.code,
     };
     let ran = if deadline.is_none_or(|d| Instant::now() < d) {
-        run_program(opts, &expected, &example, opts.timeout)
+        run_program(opts, kit, &expected, &example, opts.timeout)
     } else {
         Ran {
             stdout: Vec::new(),
@@ -606,6 +625,7 @@ fn missed_win_clause(common: &[&str]) -> &'static str {
 
 fn shrink_group(
     opts: &FuzzOptions,
+    kit: Option<&Kit>,
     term: TermCheck,
     group: &Group,
     deadline: Option<Instant>,
@@ -614,7 +634,7 @@ fn shrink_group(
     let target = (group.finding.group, group.finding.class);
     let found: Mutex<BTreeMap<Vec<u8>, Finding>> = Mutex::new(BTreeMap::new());
     let run = |input: &[u8], expected: &Expected, timeout: Duration| {
-        run_program(opts, expected, input, timeout)
+        run_program(opts, kit, expected, input, timeout)
     };
     let prober = Prober {
         run: &run,
@@ -665,7 +685,7 @@ fn shrink_group(
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 return false;
             }
-            let ran = run_program(opts, &expected, candidate, opts.timeout);
+            let ran = run_program(opts, kit, &expected, candidate, opts.timeout);
             if report::compare(&expected, &ran).is_none() {
                 return false;
             }
@@ -740,7 +760,13 @@ fn can_show(input: &[u8], trace: &trace::Trace, clause: &str) -> bool {
     }
 }
 
-fn run_program(opts: &FuzzOptions, expected: &Expected, input: &[u8], timeout: Duration) -> Ran {
+fn run_program(
+    opts: &FuzzOptions,
+    kit: Option<&Kit>,
+    expected: &Expected,
+    input: &[u8],
+    timeout: Duration,
+) -> Ran {
     let limits = Limits {
         timeout,
         cap: expected
@@ -749,7 +775,7 @@ fn run_program(opts: &FuzzOptions, expected: &Expected, input: &[u8], timeout: D
             .saturating_mul(CAP_FACTOR)
             .max(MIN_CAP),
     };
-    run::run(&opts.program, &[], input, limits)
+    run::run(kit, &opts.program, &[], input, limits)
 }
 
 /// Everything a report says.

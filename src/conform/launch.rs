@@ -40,11 +40,13 @@ struct Launch {
 }
 
 /// The arguments the kit passes to the launcher, after [`sandbox::LAUNCH`].
-/// The limits are `contain`'s: the kit's own, or a tool's (a compiler's).
+/// The limits are `contain`'s: the kit's own, or a tool's (a compiler's);
+/// the user and group `user`'s, the run's own, when it has one.
 pub fn arguments(
     status: &std::path::Path,
     kit: &sandbox::Kit,
     contain: &Contain,
+    user: Option<(u32, u32)>,
     scratch: &std::path::Path,
     program: impl IntoIterator<Item = OsString>,
 ) -> Vec<OsString> {
@@ -53,7 +55,7 @@ pub fn arguments(
     for n in [c.memory, c.cpu, c.processes, c.file_size, c.open_files] {
         args.push(n.to_string().into());
     }
-    match kit.user {
+    match user {
         Some((uid, gid)) => {
             args.push(uid.to_string().into());
             args.push(gid.to_string().into());
@@ -155,29 +157,41 @@ fn contain(launch: &Launch) -> Status {
         (Resource::Nofile, exact(c.open_files)),
         (Resource::Core, exact(0)),
     ];
-    // The number of processes is counted per user, for all of the user's
-    // processes: only for nobody, whose are the program's, is it a bound,
-    // and then one that every run as nobody shares (the kit's jobs, and
-    // any other kit at work), so it is only a backstop, far above the
-    // limit, against a fork bomb faster than the count below, which is
-    // what reports. At twice the limit, one run's 64 processes kept the
-    // others from starting at all.
+    // The number of processes is counted per user, threads included: a
+    // run with a user of its own is bounded by it alone, so the bound
+    // holds whatever the other runs do. The count below is what reports
+    // (a program may have threads); this is the backstop against a fork
+    // bomb faster than the count, with room for bwrap's own two.
     if launch.user.is_some() {
-        limits.push((Resource::Nproc, exact(c.processes.saturating_mul(16))));
+        limits.push((Resource::Nproc, exact(c.processes.saturating_mul(2) + 2)));
     }
     for (resource, limit) in limits {
         if let Err(e) = setrlimit(resource, limit) {
             return Status::CannotStart(format!("cannot limit {resource:?}: {e}"));
         }
     }
-    let mut command = match &launch.bwrap {
-        Some(bwrap) => {
+    // bwrap says on this pipe, once the program's process is made, that it
+    // is: without that line the box was never made, and the failure is
+    // the kit's, not the program's. The program does not get the pipe.
+    let told = match &launch.bwrap {
+        Some(_) => match status_pipe() {
+            Ok(pipe) => Some(pipe),
+            Err(e) => return Status::Unstarted(format!("cannot make a pipe for bwrap: {e}")),
+        },
+        None => None,
+    };
+    let mut command = match (&launch.bwrap, &told) {
+        (Some(bwrap), Some((_, write))) => {
             let mut command = Command::new(bwrap);
-            command.args(sandbox::bwrap_args(&launch.scratch)).arg("--");
+            command
+                .args(sandbox::box_args(Some(&launch.scratch), &launch.program))
+                .arg("--json-status-fd")
+                .arg(rustix::fd::AsRawFd::as_raw_fd(write).to_string())
+                .arg("--");
             command.args(&launch.program);
             command
         }
-        None => {
+        _ => {
             let Some((program, args)) = launch.program.split_first() else {
                 return Status::CannotStart("no program given".to_owned());
             };
@@ -197,9 +211,17 @@ fn contain(launch: &Launch) -> Status {
                 .program
                 .first()
                 .map(|p| p.to_string_lossy().into_owned());
-            return Status::CannotStart(format!("{}: {e}", name.unwrap_or_default()));
+            let why = format!("{}: {e}", name.unwrap_or_default());
+            // Out of processes or memory: the machine's state, not the
+            // program's.
+            return if sandbox::exhausted(&e) {
+                Status::Unstarted(why)
+            } else {
+                Status::CannotStart(why)
+            };
         }
     };
+    let told = told.map(|(read, _write)| read);
     // bwrap's own two processes (its monitor and the namespace's init)
     // are not the program's.
     let helpers = if launch.bwrap.is_some() { 2 } else { 0 };
@@ -256,7 +278,36 @@ fn contain(launch: &Launch) -> Status {
         }
     };
     kill_all(me, &mut child);
-    status
+    match (status, told) {
+        (status @ (Status::Stopped | Status::Over(_)), _) | (status, None) => status,
+        (status, Some(read)) if began(&read) => status,
+        (_, Some(_)) => Status::Unstarted("bwrap could not make the box".to_owned()),
+    }
+}
+
+/// A pipe whose write end a child inherits and whose read end it does
+/// not.
+#[cfg(target_os = "linux")]
+fn status_pipe() -> std::io::Result<(rustix::fd::OwnedFd, rustix::fd::OwnedFd)> {
+    let (read, write) = rustix::pipe::pipe()?;
+    rustix::io::fcntl_setfd(&read, rustix::io::FdFlags::CLOEXEC)?;
+    rustix::io::ioctl_fionbio(&read, true)?;
+    Ok((read, write))
+}
+
+/// Whether bwrap said, on the pipe `read`, that it made the program's
+/// process.
+#[cfg(target_os = "linux")]
+fn began(read: &rustix::fd::OwnedFd) -> bool {
+    let mut said = Vec::new();
+    let mut chunk = [0u8; 512];
+    while let Ok(n) = rustix::io::read(read, &mut chunk) {
+        if n == 0 || said.len() > 1 << 16 {
+            break;
+        }
+        said.extend_from_slice(&chunk[..n]);
+    }
+    memchr::memmem::find(&said, b"\"child-pid\"").is_some()
 }
 
 #[cfg(not(target_os = "linux"))]
@@ -419,7 +470,7 @@ mod tests {
                 memory: 100 << 20,
                 ..Contain::default()
             },
-            user: Some((65534, 65534)),
+            users: None,
             bwrap: Some(PathBuf::from("/usr/bin/bwrap")),
         };
         let program = ["./a.out", "--", "x"].map(OsString::from);
@@ -427,6 +478,7 @@ mod tests {
             std::path::Path::new("/tmp/s"),
             &kit,
             &kit.contain,
+            Some((65534, 65534)),
             std::path::Path::new("/tmp/h"),
             program.clone(),
         );
@@ -434,7 +486,7 @@ mod tests {
         assert_eq!(launch.status, PathBuf::from("/tmp/s"));
         assert_eq!(launch.contain.memory, 100 << 20);
         assert_eq!(launch.contain.processes, 64);
-        assert_eq!(launch.user, kit.user);
+        assert_eq!(launch.user, Some((65534, 65534)));
         assert_eq!(launch.bwrap, kit.bwrap);
         assert_eq!(launch.scratch, PathBuf::from("/tmp/h"));
         assert_eq!(launch.program, program);

@@ -167,6 +167,10 @@ pub fn compare(expected: &Expected, ran: &Ran) -> Option<String> {
             let _ = writeln!(out, "  cannot start: {why}");
             return Some(out);
         }
+        End::Unstarted(why) => {
+            let _ = writeln!(out, "  not run: the kit could not start it ({why})");
+            return Some(out);
+        }
     }
     if let Some(diff) = first_difference(&expected.stdout, &ran.stdout) {
         out.push_str(&diff);
@@ -185,6 +189,7 @@ pub fn compare(expected: &Expected, ran: &Ran) -> Option<String> {
 pub fn summary(expected: &Expected, ran: &Ran) -> &'static str {
     match &ran.end {
         End::CannotStart(_) => "cannot start",
+        End::Unstarted(_) => "not run",
         End::TimedOut(_) => "timed out",
         End::TooMuchOutput(_) => "too much output",
         End::Signal(_) => "crashed",

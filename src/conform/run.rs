@@ -33,7 +33,6 @@ use std::io::{ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -71,6 +70,10 @@ pub enum End {
     TooMuchOutput(usize),
     /// It could not be started.
     CannotStart(String),
+    /// The kit could not start it, even after a few tries (no process, no
+    /// memory or no namespace to be had): the machine's state, not the
+    /// program's doing, so no verdict on the program.
+    Unstarted(String),
 }
 
 /// What one run produced.
@@ -120,15 +123,51 @@ pub struct How<'a> {
 const READ_KEPT: u64 = 1 << 20;
 
 /// Runs `command` (a program, then its arguments) with `extra` arguments
-/// after them, `input` on stdin.
-pub fn run(command: &[OsString], extra: &[OsString], input: &[u8], limits: Limits) -> Ran {
-    run_as(command, extra, input, limits, How::default()).0
+/// after them, `input` on stdin, contained by `kit` (`None`: directly, as
+/// the kit's own tests run the reference).
+pub fn run(
+    kit: Option<&Kit>,
+    command: &[OsString],
+    extra: &[OsString],
+    input: &[u8],
+    limits: Limits,
+) -> Ran {
+    run_as(kit, command, extra, input, limits, How::default()).0
 }
+
+/// How many times a run the kit could not start is tried again, and the
+/// first pause before it (each pause four times the last).
+const RETRIES: u32 = 3;
+const FIRST_PAUSE: Duration = Duration::from_millis(50);
 
 /// Runs as [`run`] does, made as `how` says: the run, and the file it
 /// asks to read back, if it is there (a plain file: a link the program
-/// left is not followed).
+/// left is not followed). A run the kit itself could not start (another
+/// run had taken every process there was, for a moment) is tried again a
+/// few times before it is reported as [`End::Unstarted`].
 pub fn run_as(
+    kit: Option<&Kit>,
+    command: &[OsString],
+    extra: &[OsString],
+    input: &[u8],
+    limits: Limits,
+    how: How<'_>,
+) -> (Ran, Option<Vec<u8>>) {
+    let mut pause = FIRST_PAUSE;
+    let mut tries = 0;
+    loop {
+        let (ran, read) = run_once(kit, command, extra, input, limits, how);
+        if !matches!(ran.end, End::Unstarted(_)) || tries == RETRIES {
+            return (ran, read);
+        }
+        tries += 1;
+        thread::sleep(pause);
+        pause = pause.saturating_mul(4);
+    }
+}
+
+fn run_once(
+    kit: Option<&Kit>,
     command: &[OsString],
     extra: &[OsString],
     input: &[u8],
@@ -148,7 +187,6 @@ pub fn run_as(
     let Some((program, args)) = command.split_first() else {
         return cannot("no program given".to_owned());
     };
-    let kit = sandbox::installed();
     let room = match kit.map(|kit| Room::new(kit, how.seed)) {
         None => None,
         Some(Ok(room)) => Some(room),
@@ -166,7 +204,7 @@ pub fn run_as(
             }
             command
         }
-        Some(room) => room.command(program, args, extra, how.contain),
+        Some(room) => room.command(program, args, extra, how),
     };
     command
         .stdin(Stdio::piped())
@@ -182,7 +220,17 @@ pub fn run_as(
     };
     let mut child = match spawned {
         Ok(child) => child,
-        Err(e) => return cannot(format!("{}: {e}", program.to_string_lossy())),
+        Err(e) => {
+            let (mut ran, read) = cannot(format!("{}: {e}", program.to_string_lossy()));
+            // Contained, what is started is the launcher, this program: no
+            // process or memory for it is the machine's state.
+            if room.is_some() && sandbox::exhausted(&e) {
+                if let End::CannotStart(why) = ran.end {
+                    ran.end = End::Unstarted(why);
+                }
+            }
+            return (ran, read);
+        }
     };
     let events = start_pipes(&mut child, input, limits.cap);
     // The options refuse timeouts this large; `None` (no deadline) only
@@ -234,7 +282,7 @@ pub fn run_as(
         .or(how.seed);
     let read = how.read.and_then(|name| read_back(&worked_in?.join(name)));
     if let (Some((name, to)), Some(dir)) = (how.keep, worked_in) {
-        keep(&dir.join(name), to);
+        keep(&dir.join(name), to, kit);
     }
     drop(room);
     let grace = Instant::now() + GRACE;
@@ -279,10 +327,10 @@ fn read_back(path: &Path) -> Option<Vec<u8>> {
 }
 
 /// Moves the plain file `from`, if it is one with no other link, to `to`,
-/// owned by the kit's user and writable by it alone; else leaves no file
-/// at `to`. The program that made it is gone: what is kept is what was
-/// checked.
-fn keep(from: &Path, to: &Path) {
+/// owned by the kit's user and writable by it alone, readable by the
+/// kit's runs alone ([`Kit::share`]); else leaves no file at `to`. The
+/// program that made it is gone: what is kept is what was checked.
+fn keep(from: &Path, to: &Path, kit: Option<&Kit>) {
     if from == to {
         return;
     }
@@ -311,7 +359,12 @@ fn keep(from: &Path, to: &Path) {
             rustix::process::getegid().as_raw(),
         );
         let owned = std::os::unix::fs::lchown(to, Some(own.0), Some(own.1)).is_ok()
-            && std::fs::set_permissions(to, std::fs::Permissions::from_mode(0o755)).is_ok();
+            && match kit {
+                Some(kit) => kit.share(to).is_ok(),
+                None => {
+                    std::fs::set_permissions(to, std::fs::Permissions::from_mode(0o755)).is_ok()
+                }
+            };
         if !owned {
             let _ = std::fs::remove_file(to);
         }
@@ -320,7 +373,7 @@ fn keep(from: &Path, to: &Path) {
 
 /// How a run ended, from its exit status, or, run through the launcher,
 /// from the status it wrote.
-fn ended(status: std::process::ExitStatus, room: Option<&Room>) -> End {
+fn ended(status: std::process::ExitStatus, room: Option<&Room<'_>>) -> End {
     if let Some(room) = room {
         let written = std::fs::read_to_string(&room.status).ok();
         match written.as_deref().and_then(Status::parse) {
@@ -328,6 +381,7 @@ fn ended(status: std::process::ExitStatus, room: Option<&Room>) -> End {
             Some(Status::Signal(signal)) => return End::Signal(signal),
             Some(Status::Over(overrun)) => return End::OverLimit(overrun),
             Some(Status::CannotStart(why)) => return End::CannotStart(why),
+            Some(Status::Unstarted(why)) => return End::Unstarted(why),
             Some(Status::Stopped) => return End::CannotStart("stopped".to_owned()),
             None => {}
         }
@@ -374,42 +428,43 @@ pub fn signal_name(number: i32) -> String {
 
 /// A run's own folder: the scratch folder the program works in, and the
 /// launcher's status file beside it, out of the program's reach when it
-/// runs as another user. Removed when dropped.
-struct Room {
-    kit: &'static Kit,
+/// runs as another user. Its name cannot be guessed, it is made afresh
+/// (never one someone made first), others may pass through it but not
+/// list it, and it is removed when dropped. With it, the run's user,
+/// when each run has one.
+struct Room<'k> {
+    kit: &'k Kit,
     dir: PathBuf,
     scratch: PathBuf,
     status: PathBuf,
+    user: Option<sandbox::Lease>,
 }
 
-/// Numbers the runs of this process, for their folders' names.
-static RUNS: AtomicU64 = AtomicU64::new(0);
-
-impl Room {
-    fn new(kit: &'static Kit, seed: Option<&Path>) -> std::io::Result<Room> {
-        let dir = loop {
-            let n = RUNS.fetch_add(1, Ordering::Relaxed);
-            let dir =
-                std::env::temp_dir().join(format!("gomoku-mist-run-{}-{n}", std::process::id()));
-            match std::fs::create_dir(&dir) {
-                Ok(()) => {
-                    reap::keep(&dir);
-                    break dir;
-                }
-                Err(e) if e.kind() == ErrorKind::AlreadyExists => {}
-                Err(e) => return Err(e),
-            }
-        };
+impl<'k> Room<'k> {
+    fn new(kit: &'k Kit, seed: Option<&Path>) -> std::io::Result<Room<'k>> {
+        // The kit's id in the name tells whose it is; the random rest
+        // keeps it from being guessed.
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("gomoku-mist-run-{}-", std::process::id()))
+            .tempdir()?
+            .keep();
+        reap::keep(&dir);
         let room = Room {
             kit,
             scratch: dir.join("home"),
             status: dir.join("status"),
             dir,
+            user: kit.users.as_ref().map(sandbox::Users::lease),
         };
         std::fs::create_dir(&room.scratch)?;
         #[cfg(unix)]
-        if let Some((uid, gid)) = kit.user {
-            std::os::unix::fs::chown(&room.scratch, Some(uid), Some(gid))?;
+        {
+            use std::os::unix::fs::PermissionsExt;
+            if let Some((uid, gid)) = room.user.as_ref().map(sandbox::Lease::ids) {
+                std::fs::set_permissions(&room.dir, std::fs::Permissions::from_mode(0o711))?;
+                std::os::unix::fs::chown(&room.scratch, Some(uid), Some(gid))?;
+            }
+            std::fs::set_permissions(&room.scratch, std::fs::Permissions::from_mode(0o700))?;
         }
         if let Some(seed) = seed {
             room.sow(seed)?;
@@ -419,7 +474,7 @@ impl Room {
 
     /// Copies the plain files of `seed` into the scratch folder, readable
     /// by all (the kit's user owns them: the run may read them, not change
-    /// them, though it may remove them).
+    /// them, though it may remove them; no one else may enter the folder).
     fn sow(&self, seed: &Path) -> std::io::Result<()> {
         for entry in std::fs::read_dir(seed)? {
             let entry = entry?;
@@ -437,24 +492,26 @@ impl Room {
         Ok(())
     }
 
-    /// The launcher, to run `program` with `args` and `extra`, within
-    /// `contain`'s limits or else the kit's.
+    /// The launcher, to run `program` with `args` and `extra`, within the
+    /// limits `how` gives or else the kit's.
     fn command(
         &self,
         program: &OsString,
         args: &[OsString],
         extra: &[OsString],
-        contain: Option<&sandbox::Contain>,
+        how: How<'_>,
     ) -> Command {
-        let program = match Path::new(program).components().count() {
-            0 | 1 => program.clone(),
-            _ => sandbox::absolute(Path::new(program)).into_os_string(),
-        };
+        // Found as the kit finds it, on its own PATH: in the box only the
+        // folder of the program named by its full path is there.
+        let program = sandbox::find_program(program)
+            .map_or_else(|| program.clone(), PathBuf::into_os_string);
         // An argument that names a file where the kit was started means
-        // that file: the program now runs elsewhere.
+        // that file: the program now runs elsewhere. Not so for a run on
+        // files sown into its folder (a compiler's), whose names are
+        // those files'.
         let args = args.iter().map(|arg| {
             let path = Path::new(arg);
-            if !arg.to_string_lossy().starts_with('-') && path.exists() {
+            if how.seed.is_none() && !arg.to_string_lossy().starts_with('-') && path.exists() {
                 sandbox::absolute(path).into_os_string()
             } else {
                 arg.clone()
@@ -468,7 +525,8 @@ impl Room {
             .args(launch::arguments(
                 &self.status,
                 self.kit,
-                contain.unwrap_or(&self.kit.contain),
+                how.contain.unwrap_or(&self.kit.contain),
+                self.user.as_ref().map(sandbox::Lease::ids),
                 &self.scratch,
                 words,
             ))
@@ -488,7 +546,7 @@ impl Room {
     }
 }
 
-impl Drop for Room {
+impl Drop for Room<'_> {
     fn drop(&mut self) {
         reap::remove(&self.dir);
     }
@@ -591,7 +649,7 @@ mod tests {
             timeout: Duration::MAX,
             cap: 1024,
         };
-        let ran = run(&sh("echo hi"), &[], b"", limits);
+        let ran = run(None, &sh("echo hi"), &[], b"", limits);
         assert_eq!((ran.end, ran.stdout), (End::Code(0), b"hi\n".to_vec()));
     }
 
@@ -632,7 +690,7 @@ mod tests {
             timeout: Duration::from_secs(30),
             cap: 1024,
         };
-        let ran = run(&sh(&script), &[], b"who\n", limits);
+        let ran = run(None, &sh(&script), &[], b"who\n", limits);
         assert_eq!((ran.end, ran.stdout), (End::Code(1), b"B\n".to_vec()));
         assert!(
             ran.took < Duration::from_secs(30),
@@ -660,7 +718,7 @@ mod tests {
                 ..How::default()
             };
             let script = "echo kept > log; ln -s log link";
-            run_as(&sh(script), &[], b"", limits, how).1
+            run_as(None, &sh(script), &[], b"", limits, how).1
         };
         let (log, link) = (read("log"), read("link"));
         let _ = std::fs::remove_dir_all(&dir);
@@ -680,7 +738,7 @@ mod tests {
             timeout: Duration::from_millis(300),
             cap: 1024,
         };
-        let ran = run(&sh(&script), &[], b"", limits);
+        let ran = run(None, &sh(&script), &[], b"", limits);
         assert_eq!(ran.end, End::TimedOut(limits.timeout));
         let pid = std::fs::read_to_string(&pid_file).expect("the script wrote its child's id");
         let pid = pid.trim();
@@ -709,7 +767,7 @@ mod keep_tests {
         let (from, to) = (dir.join("built"), dir.join("kept"));
         std::fs::write(&from, b"program").expect("write");
         std::fs::set_permissions(&from, std::fs::Permissions::from_mode(0o777)).expect("mode");
-        keep(&from, &to);
+        keep(&from, &to, None);
         let mode = std::fs::metadata(&to).map(|m| m.permissions().mode() & 0o777);
         let kept = std::fs::read(&to).ok();
         let _ = std::fs::remove_dir_all(&dir);
@@ -726,9 +784,9 @@ mod keep_tests {
         std::os::unix::fs::symlink(&elsewhere, &symbolic).expect("symlink");
         std::fs::hard_link(&elsewhere, &hard).expect("hard link");
         std::fs::write(&to, b"stale").expect("write");
-        keep(&symbolic, &to);
+        keep(&symbolic, &to, None);
         let after_symbolic = to.exists();
-        keep(&hard, &to);
+        keep(&hard, &to, None);
         let after_hard = to.exists();
         let _ = std::fs::remove_dir_all(&dir);
         assert!(!after_symbolic, "a symbolic link was kept");

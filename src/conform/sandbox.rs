@@ -1,23 +1,25 @@
 //! What a program under test may use, and where it runs: the limits
 //! (memory, CPU time, processes, file size, open files), a scratch folder
-//! of its own per run, a minimal environment, an unprivileged user when
-//! the kit runs as root, and, where `bwrap` (bubblewrap) works, no
-//! network, a read-only file system but its scratch folder, and a process
-//! namespace of its own.
+//! of its own per run, a minimal environment, a user of its own per run
+//! when the kit runs as root, and, where `bwrap` (bubblewrap) works, the
+//! box isolate builds: no network, a process namespace and `/proc` of its
+//! own, and of the file system only the system's folders and the
+//! program's own, read-only, and its scratch folder ([`box_args`]).
 //!
 //! The kit cannot set limits between `fork` and `exec` without unsafe
 //! code, so it runs its own binary as a launcher ([`super::launch`],
 //! started with [`LAUNCH`] as its first argument), which sets the limits
 //! on itself, starts the program (which inherits them), watches its
 //! memory and process count, and on its end kills whatever the program
-//! left. This module decides, once, how the kit runs programs
-//! ([`install`]); [`super::run`] asks it ([`installed`]).
+//! left. How the kit runs programs is one value, a [`Kit`], made once by
+//! the shell ([`Kit::new`]) and passed down to every run
+//! ([`super::run`]).
 
 use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::OnceLock;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 use thiserror::Error;
@@ -25,9 +27,6 @@ use thiserror::Error;
 /// The first argument that makes this program the launcher of one run.
 /// Not an option anyone types: it is not in `--help`.
 pub const LAUNCH: &str = "--launch-contained-run";
-
-/// The user a program runs as when the kit runs as root.
-const NOBODY: (u32, u32) = (65534, 65534);
 
 const MIB: u64 = 1 << 20;
 
@@ -110,84 +109,258 @@ pub fn size(bytes: u64) -> String {
     }
 }
 
-/// How the kit runs every program, decided once.
+/// How the kit runs every program: made once by the shell that starts
+/// the kit ([`Kit::new`]) and handed down to every run, so that two
+/// callers in one process (the kit's own tests) may contain differently.
 #[derive(Clone, Debug)]
 pub struct Kit {
     /// This program, run as the launcher.
     pub launcher: PathBuf,
     /// The limits.
     pub contain: Contain,
-    /// The user and group the program runs as, when not the kit's own.
-    pub user: Option<(u32, u32)>,
+    /// The users the runs are made as, one of its own each, when the kit
+    /// runs as root; `None`: as the kit's own user.
+    pub users: Option<Users>,
     /// bwrap, when it works here.
     pub bwrap: Option<PathBuf>,
-}
-
-static KIT: OnceLock<Kit> = OnceLock::new();
-
-/// How programs are run, if [`install`] was called: `None` when the kit
-/// is used as a library (its own tests), which runs them directly.
-pub fn installed() -> Option<&'static Kit> {
-    KIT.get()
 }
 
 /// Why the kit cannot run programs as asked.
 #[derive(Debug, Error)]
 pub enum SandboxError {
-    /// `--isolate` without a working bwrap.
-    #[error("--isolate needs bwrap (the Debian package bubblewrap), and {0}")]
+    /// Isolation required (`check --isolate`, `mark` by default) without a
+    /// working bwrap.
+    #[error("{0}")]
     NoBwrap(String),
+    /// `/proc` shows another PID namespace's processes: a process id read
+    /// there may name any process of this one, the kit's own included.
+    #[error(
+        "the kit cannot watch the programs it runs here: {0}; run it where /proc is this \
+         namespace's own (unshare --mount-proc, or a container with its own /proc)"
+    )]
+    ForeignProc(String),
 }
 
-/// Decides how every program of this run of the kit is run: the limits
-/// of `contain`, `launcher` (this program) as the launcher, as nobody when
-/// the kit is root and nobody can reach `program`, under bwrap where it
-/// works. Returns what could not be applied, one line each, to be said
-/// once on stderr. A second call changes nothing.
-///
-/// # Errors
-///
-/// [`SandboxError`] when `--isolate` was given and bwrap does not work.
-pub fn install(
-    contain: &Contain,
-    launcher: PathBuf,
-    program: &[OsString],
-) -> Result<Vec<String>, SandboxError> {
-    let mut notes = Vec::new();
-    let root = cfg!(unix) && is_root();
-    let user = if root {
-        match unreachable_by_others(program) {
-            None => Some(NOBODY),
-            Some(why) => {
+impl Kit {
+    /// Decides how every program of this run of the kit is run: the limits
+    /// of `contain`, `launcher` (this program) as the launcher, each run as
+    /// a user of its own when the kit is root and such a user can reach
+    /// `program`, under bwrap where it works. Returns the kit and what
+    /// could not be applied, one line each, to be said once on stderr.
+    ///
+    /// # Errors
+    ///
+    /// [`SandboxError`] when `/proc` is not this process's PID
+    /// namespace's, or isolation was required (`contain.isolate`) and
+    /// bwrap does not work (`advice` is what to say then).
+    pub fn new(
+        contain: &Contain,
+        launcher: PathBuf,
+        program: &[OsString],
+        advice: &str,
+    ) -> Result<(Kit, Vec<String>), SandboxError> {
+        proc_is_ours().map_err(SandboxError::ForeignProc)?;
+        let mut notes = Vec::new();
+        let users = if cfg!(unix) && is_root() {
+            match unreachable_by_others(program) {
+                None => Some(Users::new()),
+                Some(why) => {
+                    notes.push(format!(
+                        "warning: the program runs as root, not as a user of its own: {why}"
+                    ));
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        let bwrap = match working_bwrap(users.as_ref()) {
+            Ok(path) => Some(path),
+            Err(why) if contain.isolate => {
+                return Err(SandboxError::NoBwrap(format!("{why}: {advice}")));
+            }
+            Err(why) => {
                 notes.push(format!(
-                    "warning: the program runs as root, not as nobody (uid {}): {why}",
-                    NOBODY.0
+                    "note: {why}, so the program under test is not isolated: it can use the \
+                     network, read the whole file system and write where its user may, and \
+                     see other processes (install bubblewrap, or give --isolate to require it)"
                 ));
                 None
             }
+        };
+        let kit = Kit {
+            launcher,
+            contain: contain.clone(),
+            users,
+            bwrap,
+        };
+        Ok((kit, notes))
+    }
+
+    /// What the runs are contained by, in two lines for the reports.
+    pub fn describe(&self) -> Vec<String> {
+        let c = &self.contain;
+        let user = if self.users.is_some() {
+            "as a user of its own"
+        } else if cfg!(unix) && is_root() {
+            "as root (no other user could reach the program)"
+        } else {
+            "as the kit's user"
+        };
+        let isolated = if self.bwrap.is_some() {
+            "under bwrap (no network, its own processes, and of the file system only the \
+             system's folders and its own, read-only, and a scratch folder)"
+        } else {
+            "not isolated (no working bwrap: it could read what the kit's user may)"
+        };
+        vec![
+            format!(
+                "each run contained: killed past {} of memory, {} s of CPU time, {} processes, \
+                 a {} file or {} open files, and the limit named",
+                size(c.memory),
+                c.cpu,
+                c.processes,
+                size(c.file_size),
+                c.open_files
+            ),
+            format!("in a scratch folder of its own, {user}, {isolated}"),
+        ]
+    }
+
+    /// The owner and mode a file the runs must read or run is given: the
+    /// runs' group may read it when each run has a user of its own, no
+    /// one else.
+    pub fn share(&self, path: &Path) -> std::io::Result<()> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = match &self.users {
+                Some(users) => {
+                    std::os::unix::fs::lchown(path, None, Some(users.group))?;
+                    if path.is_dir() { 0o710 } else { 0o750 }
+                }
+                None => 0o700,
+            };
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))?;
         }
-    } else {
-        None
-    };
-    let bwrap = match working_bwrap(user) {
-        Ok(path) => Some(path),
-        Err(why) if contain.isolate => return Err(SandboxError::NoBwrap(why)),
-        Err(why) => {
-            notes.push(format!(
-                "note: {why}, so the program under test is not isolated: it can use the \
-                 network, read the whole file system and write where its user may, and \
-                 see other processes (install bubblewrap, or give --isolate to require it)"
-            ));
-            None
+        #[cfg(not(unix))]
+        let _ = path;
+        Ok(())
+    }
+}
+
+/// The first user id of the runs' users: far above any a system gives
+/// its accounts, so that no file or process of someone else's has it.
+const FIRST_UID: u32 = 1 << 30;
+/// Users a kit process may give out: its runs at once, at most (a
+/// further run waits for one to end). A power of two, so that the
+/// largest process id (2^22) times it stays below 2^31.
+const SLOTS: u32 = 512;
+
+/// The users of the runs of one kit process, each run one of its own:
+/// the system counts processes per user, so a run that starts too many
+/// keeps no other from starting, and none may signal another. Each kit
+/// process takes the range its process id gives, so that two kits at
+/// once share no user. The first id of the range is the runs' group.
+#[derive(Clone, Debug)]
+pub struct Users {
+    base: u32,
+    /// The group every run is in, which alone may read the programs.
+    pub group: u32,
+    free: Arc<(Mutex<Vec<u32>>, Condvar)>,
+}
+
+impl Users {
+    fn new() -> Users {
+        let base = FIRST_UID + (std::process::id() % (1 << 22)) * SLOTS;
+        Users {
+            base,
+            group: base,
+            free: Arc::new((Mutex::new((1..SLOTS).rev().collect()), Condvar::new())),
         }
-    };
-    let _ = KIT.set(Kit {
-        launcher,
-        contain: contain.clone(),
-        user,
-        bwrap,
-    });
-    Ok(notes)
+    }
+
+    /// A user for one run, given back when the lease is dropped; waits
+    /// while all are out.
+    pub fn lease(&self) -> Lease {
+        let (free, freed) = &*self.free;
+        let mut free = free.lock().unwrap_or_else(PoisonError::into_inner);
+        loop {
+            if let Some(slot) = free.pop() {
+                return Lease {
+                    uid: self.base + slot,
+                    users: self.clone(),
+                };
+            }
+            free = freed.wait(free).unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+}
+
+/// One run's user, its own until dropped.
+#[derive(Debug)]
+pub struct Lease {
+    /// The user id.
+    pub uid: u32,
+    users: Users,
+}
+
+impl Lease {
+    /// The user and group the run is made as.
+    pub fn ids(&self) -> (u32, u32) {
+        (self.uid, self.users.group)
+    }
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        let (free, freed) = &*self.users.free;
+        free.lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(self.uid - self.users.base);
+        freed.notify_one();
+    }
+}
+
+/// Whether a process could not be made for want of processes or memory
+/// (`EAGAIN`, `ENOMEM`): the machine's state at that moment, not the
+/// fault of what was to run.
+pub fn exhausted(e: &std::io::Error) -> bool {
+    #[cfg(unix)]
+    {
+        matches!(
+            rustix::io::Errno::from_io_error(e),
+            Some(rustix::io::Errno::AGAIN | rustix::io::Errno::NOMEM)
+        )
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = e;
+        false
+    }
+}
+
+/// Whether `/proc` is this process's PID namespace's: in a namespace
+/// whose `/proc` is the host's, `/proc/self` names the kit by its host id,
+/// and the ids of the children read there are not the ones it could
+/// signal; killing by them could kill anything, the kit itself included.
+///
+/// # Errors
+///
+/// What was seen instead.
+pub fn proc_is_ours() -> Result<(), String> {
+    if !cfg!(target_os = "linux") {
+        return Ok(());
+    }
+    let me = std::process::id().to_string();
+    match std::fs::read_link("/proc/self") {
+        Ok(link) if link == Path::new(&me) => Ok(()),
+        Ok(link) => Err(format!(
+            "/proc is another PID namespace's (/proc/self is {}, this process is {me})",
+            link.display()
+        )),
+        Err(e) => Err(format!("/proc/self cannot be read ({e})")),
+    }
 }
 
 #[cfg(unix)]
@@ -200,9 +373,9 @@ fn is_root() -> bool {
     false
 }
 
-/// Why nobody cannot run `program` (its file, or one of its arguments
-/// that names a file from the kit's folder, as `python3 main.py` does),
-/// or `None` if it can.
+/// Why a user of the runs' own cannot run `program` (its file, or one of
+/// its arguments that names a file from the kit's folder, as `python3
+/// main.py` does), or `None` if it can.
 fn unreachable_by_others(program: &[OsString]) -> Option<String> {
     let (first, args) = program.split_first()?;
     let file = find_program(first)?;
@@ -277,24 +450,27 @@ fn closed_to_others(_: &Path, _: u32) -> Option<String> {
     None
 }
 
-/// bwrap, if it is on PATH and can make a sandbox here as `user`.
-fn working_bwrap(user: Option<(u32, u32)>) -> Result<PathBuf, String> {
+/// bwrap, if it is on PATH and can make the box here as a run's user.
+fn working_bwrap(users: Option<&Users>) -> Result<PathBuf, String> {
     let Some(bwrap) = find_program(OsStr::new("bwrap")) else {
         return Err("bwrap (bubblewrap) is not installed".to_owned());
     };
     let mut probe = Command::new(&bwrap);
     probe
-        .args(["--unshare-all", "--die-with-parent", "--ro-bind", "/", "/"])
-        .args(["--proc", "/proc", "--dev", "/dev", "true"])
+        .args(box_args(None, &[]))
+        .arg("true")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
+    let lease = users.map(Users::lease);
     #[cfg(unix)]
-    if let Some((uid, gid)) = user {
+    if let Some((uid, gid)) = lease.as_ref().map(Lease::ids) {
         std::os::unix::process::CommandExt::uid(&mut probe, uid);
         std::os::unix::process::CommandExt::gid(&mut probe, gid);
     }
-    match probe.output() {
+    let probed = probe.output();
+    drop(lease);
+    match probed {
         Ok(out) if out.status.success() => Ok(bwrap),
         Ok(out) => Err(format!(
             "bwrap cannot make a sandbox here ({})",
@@ -304,35 +480,123 @@ fn working_bwrap(user: Option<(u32, u32)>) -> Result<PathBuf, String> {
     }
 }
 
-/// What bwrap is given before the program: no network, no view of other
-/// processes, the file system read-only but `scratch` (`/tmp` too: the
-/// program may be there, and its temporary files go to `TMPDIR`, the
-/// scratch folder).
-pub fn bwrap_args(scratch: &Path) -> Vec<OsString> {
-    let mut args: Vec<OsString> = [
-        "--unshare-all",
-        "--die-with-parent",
-        "--new-session",
-        "--ro-bind",
-        "/",
-        "/",
-        "--dev",
-        "/dev",
-        "--proc",
-        "/proc",
-    ]
-    .map(OsString::from)
-    .to_vec();
-    for word in [
-        OsStr::new("--bind"),
-        scratch.as_os_str(),
-        scratch.as_os_str(),
-    ] {
-        args.push(word.to_owned());
+/// The system's folders a program, an interpreter or a compiler needs,
+/// read-only; where one is a link (`/bin` to `usr/bin`), the link.
+const SYSTEM: &[&str] = &[
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+];
+
+/// The few files of `/etc` a C program, an interpreter or a compiler
+/// reads: the dynamic linker's cache, the commands' alternatives (`cc`),
+/// the time zone, and the user and group names.
+const ETC: &[&str] = &[
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/alternatives",
+    "/etc/localtime",
+    "/etc/nsswitch.conf",
+    "/etc/passwd",
+    "/etc/group",
+];
+
+/// What bwrap is given before the program: the box, as isolate builds
+/// it. No network, no view of other processes (a `/proc` of its own), a
+/// minimal `/dev`, a fresh `/tmp`; of the file system only [`SYSTEM`] and
+/// [`ETC`], read-only, the folders of the files `program` names (the
+/// program itself, a script given to an interpreter) read-only, and
+/// `scratch`, its working folder, writable. Nothing else is there: not
+/// the suite, not another submission or its build, not this program, not
+/// the marker's home.
+pub fn box_args(scratch: Option<&Path>, program: &[OsString]) -> Vec<OsString> {
+    let mut args: Vec<OsString> = ["--unshare-all", "--die-with-parent", "--new-session"]
+        .map(OsString::from)
+        .to_vec();
+    let mut pair = |flag: &str, from: &OsStr, to: &OsStr| {
+        args.extend([flag.into(), from.to_owned(), to.to_owned()]);
+    };
+    for dir in SYSTEM.iter().map(Path::new) {
+        match std::fs::symlink_metadata(dir) {
+            Ok(m) if m.is_symlink() => {
+                if let Ok(target) = std::fs::read_link(dir) {
+                    pair("--symlink", target.as_os_str(), dir.as_os_str());
+                }
+            }
+            Ok(m) if m.is_dir() => pair("--ro-bind", dir.as_os_str(), dir.as_os_str()),
+            _ => {}
+        }
     }
-    args.push("--chdir".into());
-    args.push(scratch.as_os_str().to_owned());
+    for file in ETC.iter().map(OsStr::new) {
+        pair("--ro-bind-try", file, file);
+    }
+    // This program, installed among the system's programs, is the
+    // reference: a program under test that could run it could pass every
+    // case. (The launcher, which makes the box, is this program.)
+    if let Ok(me) = std::env::current_exe() {
+        if SYSTEM.iter().any(|s| me.starts_with(s)) {
+            pair("--ro-bind", OsStr::new("/dev/null"), me.as_os_str());
+        }
+    }
+    for flag in [["--proc", "/proc"], ["--dev", "/dev"], ["--tmpfs", "/tmp"]] {
+        args.extend(flag.map(OsString::from));
+    }
+    for path in readable(program) {
+        args.extend(["--ro-bind".into(), path.clone().into(), path.into()]);
+    }
+    if let Some(scratch) = scratch {
+        args.extend([
+            "--bind".into(),
+            scratch.as_os_str().to_owned(),
+            scratch.as_os_str().to_owned(),
+            "--chdir".into(),
+            scratch.as_os_str().to_owned(),
+        ]);
+    }
     args
+}
+
+/// What of the file system the words of `program` need, beyond the
+/// system's folders: for each that names a file by its full path (the
+/// program, a script, valgrind's program), that file's folder, or the
+/// file alone where the folder is a shared one (`/tmp`, whose other
+/// files are not the program's) or the root.
+fn readable(program: &[OsString]) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = Vec::new();
+    for word in program.iter().map(Path::new) {
+        if !word.is_absolute() || !word.is_file() {
+            continue;
+        }
+        let Some(folder) = word.parent() else {
+            continue;
+        };
+        if SYSTEM.iter().any(|s| word.starts_with(s)) {
+            continue;
+        }
+        let path = if shared(folder) {
+            word.to_path_buf()
+        } else {
+            folder.to_path_buf()
+        };
+        if !found.contains(&path) {
+            found.push(path);
+        }
+    }
+    found
+}
+
+/// Whether `folder` is the root or one every user may write to (sticky,
+/// as `/tmp`): not a program's own.
+fn shared(folder: &Path) -> bool {
+    if folder.parent().is_none() {
+        return true;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(folder).is_ok_and(|m| m.permissions().mode() & 0o1002 != 0)
+    }
+    #[cfg(not(unix))]
+    false
 }
 
 /// How long the launcher waits between two looks at the program's
@@ -350,6 +614,9 @@ pub enum Status {
     Over(Overrun),
     /// It could not be started.
     CannotStart(String),
+    /// The kit could not start it (no process or namespace to be had, or
+    /// bwrap failed before the program began): not the program's doing.
+    Unstarted(String),
     /// The launcher was told to stop, and killed it.
     Stopped,
 }
@@ -366,6 +633,7 @@ impl Status {
             Status::Over(Overrun::FileSize(n)) => format!("file-size {n}"),
             Status::Over(Overrun::OpenFiles(n)) => format!("open-files {n}"),
             Status::CannotStart(why) => format!("cannot {}", why.replace('\n', " ")),
+            Status::Unstarted(why) => format!("unstarted {}", why.replace('\n', " ")),
             Status::Stopped => "stopped".to_owned(),
         }
     }
@@ -386,6 +654,7 @@ impl Status {
             "file-size" => Status::Over(Overrun::FileSize(number()?)),
             "open-files" => Status::Over(Overrun::OpenFiles(number()?)),
             "cannot" => Status::CannotStart(rest.to_owned()),
+            "unstarted" => Status::Unstarted(rest.to_owned()),
             "stopped" => Status::Stopped,
             _ => return None,
         })
@@ -425,6 +694,7 @@ mod tests {
             Status::Over(Overrun::FileSize(MIB)),
             Status::Over(Overrun::OpenFiles(256)),
             Status::CannotStart("./x: No such file or directory".to_owned()),
+            Status::Unstarted("bwrap could not make the box".to_owned()),
             Status::Stopped,
         ] {
             assert_eq!(Status::parse(&status.line()), Some(status.clone()));

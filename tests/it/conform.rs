@@ -89,7 +89,7 @@ fn check_as(
         contain: Default::default(),
     };
     let mut out = Vec::new();
-    let outcome = conform::check(&opts, &mut out).expect("check runs");
+    let outcome = conform::check(&opts, None, &mut out).expect("check runs");
     (
         outcome,
         String::from_utf8(out).expect("the report is UTF-8"),
@@ -121,7 +121,7 @@ fn fuzz_with(
         contain: Default::default(),
     };
     let mut out = Vec::new();
-    let outcome = conform::fuzz(&opts, &mut out).expect("fuzz runs");
+    let outcome = conform::fuzz(&opts, None, &mut out).expect("fuzz runs");
     (
         outcome,
         String::from_utf8(out).expect("the report is UTF-8"),
@@ -594,7 +594,7 @@ fn fuzz_as(bugs: &str, format: Format, out_dir: &Path) -> (Outcome, String) {
         contain: Default::default(),
     };
     let mut out = Vec::new();
-    let outcome = conform::fuzz(&opts, &mut out).expect("fuzz runs");
+    let outcome = conform::fuzz(&opts, None, &mut out).expect("fuzz runs");
     (outcome, String::from_utf8(out).expect("UTF-8"))
 }
 

@@ -275,14 +275,18 @@ fn run_by_root_the_program_cannot_read_what_only_root_may() {
     let ran = check(&dir, &program("read", &["/etc/shadow"]), &[], &[]);
     if ran
         .stderr
-        .contains("the program runs as root, not as nobody")
+        .contains("the program runs as root, not as a user of its own")
     {
         // The checkout is not open to others: said, and not hidden.
         println!("fell back to root: {}", ran.stderr);
     } else {
+        // Not there at all under bwrap; there but closed without it.
         assert!(
             ran.stdout
-                .contains("got      | cannot read /etc/shadow: Permission denied"),
+                .contains("got      | cannot read /etc/shadow: Permission denied")
+                || ran
+                    .stdout
+                    .contains("got      | cannot read /etc/shadow: No such file or directory"),
             "{}{}",
             ran.stdout,
             ran.stderr
@@ -359,7 +363,7 @@ fn without_bwrap_the_kit_says_so_once_and_isolate_refuses() {
     assert_eq!(ran.code, Some(2), "{}", ran.stderr);
     assert!(
         ran.stderr
-            .contains("--isolate needs bwrap (the Debian package bubblewrap), and bwrap (bubblewrap) is not installed"),
+            .contains("bwrap (bubblewrap) is not installed: install bubblewrap where user namespaces are allowed, or leave out --isolate"),
         "{}",
         ran.stderr
     );
@@ -494,4 +498,129 @@ fn sighup_to_fuzz_leaves_no_program_that_ignores_it() {
 #[test]
 fn sigkill_to_fuzz_leaves_nothing_either() {
     stop_fuzz("fork", rustix::process::Signal::KILL, None);
+}
+
+/// Runs the hostile searcher on `dir`'s cases under `check`, after
+/// planting, beside them in the temporary folder, a hidden suite and a
+/// classmate's build whose names carry `token`.
+fn plant(dir: &Path, token: &str) {
+    let hidden = dir.join(format!("hidden-{token}"));
+    fs::create_dir_all(&hidden).expect("make a folder");
+    fs::write(hidden.join(format!("{token}.in")), b"who\n").expect("write");
+    fs::write(hidden.join(format!("{token}.out")), b"B\n").expect("write");
+    let classmate = dir.join(format!("classmate-{token}"));
+    fs::create_dir_all(&classmate).expect("make a folder");
+    fs::write(classmate.join(format!("gitm-{token}")), b"\x7fELF").expect("write");
+    fs::write(
+        dir.join("cases").join(format!("{token}.in")),
+        b"who\nterm\n",
+    )
+    .expect("write");
+}
+
+#[test]
+fn under_bwrap_the_program_finds_neither_the_suite_nor_other_submissions() {
+    let dir = cases("search");
+    let token = token("planted");
+    plant(&dir, &token);
+    // The searcher finds them where nothing hides them.
+    let direct = Command::new(hostile())
+        .args(["search", &token])
+        .env("SEARCH_FROM", &dir)
+        .output()
+        .expect("run the searcher");
+    let direct = String::from_utf8_lossy(&direct.stdout).into_owned();
+    assert_eq!(direct.matches("found ").count(), 6, "{direct}");
+    // One more in the marker's home, where it can be written.
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let in_home = home.map(|h| h.join(format!(".{token}")));
+    let in_home = in_home.filter(|file| fs::write(file, b"marker's").is_ok());
+    // `=NAME` is a file named NAME exactly: the kit's own binary.
+    let kit = Path::new(BIN)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned());
+    let kit = format!("={}", kit.unwrap_or_default());
+    let searcher = program("search", &[&token, "gomoku-mist-contain-", &kit]);
+    let ran = check(&dir, &searcher, &["--timeout", "120"], &[]);
+    let _ = fs::remove_dir_all(&dir);
+    if let Some(file) = &in_home {
+        let _ = fs::remove_file(file);
+    }
+    if ran
+        .stderr
+        .contains("so the program under test is not isolated")
+    {
+        println!("skipped: {}", ran.stderr.trim());
+        return;
+    }
+    // Each case's program saw nothing: not the suite it is checked
+    // against, not the hidden one, not the classmate, not where the kit
+    // was started, not the marker's home, not the kit.
+    assert_eq!(
+        ran.stdout.matches("got      | found nothing⏎").count(),
+        2,
+        "{}",
+        ran.stdout
+    );
+    assert!(!ran.stdout.contains("| found /"), "{}", ran.stdout);
+}
+
+#[test]
+fn a_python_script_still_runs_in_the_box() {
+    let python = Path::new("/usr/bin/python3");
+    if !python.exists() {
+        println!("skipped: no /usr/bin/python3 here");
+        return;
+    }
+    let dir = cases("python");
+    fs::write(
+        dir.join("solution.py"),
+        "import sys\nfor line in sys.stdin:\n    print('read', line.strip())\n",
+    )
+    .expect("write a script");
+    let ran = check(&dir, "/usr/bin/python3 solution.py", &[], &[]);
+    let _ = fs::remove_dir_all(&dir);
+    assert!(
+        ran.stdout.contains("got      | read who⏎"),
+        "{}{}",
+        ran.stdout,
+        ran.stderr
+    );
+}
+
+#[test]
+fn where_proc_is_another_namespaces_the_kit_refuses_in_one_line() {
+    // A PID namespace of its own with the host's /proc, as some CI
+    // runners and containers have.
+    let probe = Command::new("unshare")
+        .args(["--user", "--map-root-user", "--pid", "--fork", "true"])
+        .output();
+    if !probe.is_ok_and(|p| p.status.success()) {
+        println!("skipped: unshare cannot make a PID namespace here");
+        return;
+    }
+    let dir = cases("proc");
+    for command in ["check", "fuzz"] {
+        let mut args = vec!["--user", "--map-root-user", "--pid", "--fork", BIN, command];
+        args.extend(["--program", "true"]);
+        if command == "check" {
+            args.push("cases");
+        } else {
+            args.extend(["--cases", "1"]);
+        }
+        let out = Command::new("unshare")
+            .args(&args)
+            .current_dir(&dir)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run the kit in a PID namespace");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{command}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{command}: {stderr}");
+        assert!(
+            stderr.contains("/proc is another PID namespace's"),
+            "{command}: {stderr}"
+        );
+    }
+    let _ = fs::remove_dir_all(&dir);
 }

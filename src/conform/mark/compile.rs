@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::super::run::{self, End, Limits};
-use super::super::sandbox::{self, Contain};
+use super::super::sandbox::{Contain, Kit};
 use super::marked::{Build, Rule, Violation};
 
 /// A compiler still running after this long is killed.
@@ -82,16 +82,23 @@ pub fn shown(words: &[OsString]) -> String {
 }
 
 /// Copies the submission's sources (`.c` and `.h` at its top) into
-/// `build`, where the compiler runs, so that nothing is written beside them.
-fn copy_sources(folder: &Path, build: &Path) -> std::io::Result<()> {
+/// `build`, where the compiler runs, so that nothing is written beside
+/// them; the copies are the kit's alone (each compiler's run gets its own).
+fn copy_sources(folder: &Path, build: &Path, kit: Option<&Kit>) -> std::io::Result<()> {
     std::fs::create_dir_all(build)?;
-    super::scratch::open_to_others(build)?;
+    super::scratch::passable(build, kit)?;
     for entry in std::fs::read_dir(folder)? {
         let path = entry?.path();
         let source = path.extension().is_some_and(|e| e == "c" || e == "h");
         if source && path.is_file() {
             if let Some(name) = path.file_name() {
-                std::fs::copy(&path, build.join(name))?;
+                let copy = build.join(name);
+                std::fs::copy(&path, &copy)?;
+                #[cfg(unix)]
+                std::fs::set_permissions(
+                    &copy,
+                    std::os::unix::fs::PermissionsExt::from_mode(0o600),
+                )?;
             }
         }
     }
@@ -101,7 +108,12 @@ fn copy_sources(folder: &Path, build: &Path) -> std::io::Result<()> {
 /// Runs the compiler on the sources in `build`, and moves the program
 /// it built, `program` (a name), into `build`: its messages (stderr
 /// merged into stdout, so that none is cut) and whether it succeeded.
-fn run_compiler(build: &Path, words: &[OsString], program: &str) -> (bool, String) {
+fn run_compiler(
+    kit: Option<&Kit>,
+    build: &Path,
+    words: &[OsString],
+    program: &str,
+) -> (bool, String) {
     // In the C locale, the messages are the same words and quotes on
     // every machine.
     let mut command: Vec<OsString> = ["sh", "-c", "LC_ALL=C exec \"$@\" 2>&1", "sh"]
@@ -112,7 +124,7 @@ fn run_compiler(build: &Path, words: &[OsString], program: &str) -> (bool, Strin
         timeout: COMPILE_TIMEOUT,
         cap: MESSAGES_CAP,
     };
-    let contain = sandbox::installed().map(|kit| limits(&kit.contain));
+    let contain = kit.map(|kit| limits(&kit.contain));
     let built = build.join(program);
     let how = run::How {
         seed: Some(build),
@@ -120,7 +132,7 @@ fn run_compiler(build: &Path, words: &[OsString], program: &str) -> (bool, Strin
         contain: contain.as_ref(),
         ..run::How::default()
     };
-    let (ran, _) = run::run_as(&command, &[], b"", timing, how);
+    let (ran, _) = run::run_as(kit, &command, &[], b"", timing, how);
     let mut messages = String::from_utf8_lossy(&ran.stdout).into_owned();
     let ok = match ran.end {
         End::Code(0) => built.is_file(),
@@ -136,7 +148,7 @@ fn run_compiler(build: &Path, words: &[OsString], program: &str) -> (bool, Strin
             false
         }
         End::TooMuchOutput(_) => false,
-        End::CannotStart(why) => {
+        End::CannotStart(why) | End::Unstarted(why) => {
             messages.push_str(&format!("cannot start the compiler: {why}\n"));
             false
         }
@@ -152,6 +164,7 @@ fn run_compiler(build: &Path, words: &[OsString], program: &str) -> (bool, Strin
 /// rest of it is still marked: the restriction is reported, and zeroes
 /// the mark, either way.
 pub fn compile(
+    kit: Option<&Kit>,
     folder: &Path,
     source: &str,
     compiler: &Compiler,
@@ -167,20 +180,20 @@ pub fn compile(
         return (build, Vec::new());
     }
     let dir = scratch.join("build");
-    if let Err(e) = copy_sources(folder, &dir) {
+    if let Err(e) = copy_sources(folder, &dir, kit) {
         build.messages = format!("cannot copy the sources to build them: {e}\n");
         return (build, Vec::new());
     }
-    let (mut ok, mut messages) = run_compiler(&dir, &words, "gitm");
+    let (mut ok, mut messages) = run_compiler(kit, &dir, &words, "gitm");
     let vlas = vlas(&messages);
     let errors: Vec<&str> = messages.lines().filter(|l| l.contains("error:")).collect();
     if !ok && !vlas.is_empty() && errors.iter().all(|l| l.contains("vla]")) {
         let relaxed = compiler.words(source, "gitm", &["-Wno-error=vla"]);
-        ok = run_compiler(&dir, &relaxed, "gitm").0;
+        ok = run_compiler(kit, &dir, &relaxed, "gitm").0;
         build.relaxed = ok;
     }
     let program = dir.join("gitm");
-    build.compiled = ok && open_program(&program, &mut messages);
+    build.compiled = ok && open_program(kit, &program, &mut messages);
     build.messages = trimmed(&messages);
     build.program = build.compiled.then_some(program);
     (build, vlas)
@@ -188,7 +201,12 @@ pub fn compile(
 
 /// Builds the submission again with AddressSanitizer, beside the first
 /// build: the program, or `None` if this compiler cannot.
-pub fn asan(source: &str, compiler: &Compiler, scratch: &Path) -> Option<PathBuf> {
+pub fn asan(
+    kit: Option<&Kit>,
+    source: &str,
+    compiler: &Compiler,
+    scratch: &Path,
+) -> Option<PathBuf> {
     let dir = scratch.join("build");
     let flags = [
         "-Wno-error",
@@ -197,15 +215,19 @@ pub fn asan(source: &str, compiler: &Compiler, scratch: &Path) -> Option<PathBuf
         "-g",
     ];
     let words = compiler.words(source, "gitm-asan", &flags);
-    let (ok, mut messages) = run_compiler(&dir, &words, "gitm-asan");
+    let (ok, mut messages) = run_compiler(kit, &dir, &words, "gitm-asan");
     let program = dir.join("gitm-asan");
-    (ok && open_program(&program, &mut messages)).then_some(program)
+    (ok && open_program(kit, &program, &mut messages)).then_some(program)
 }
 
-/// Opens the built `program` to others (for a run as nobody); whether it
-/// could, with the reason in `messages` if not.
-fn open_program(program: &Path, messages: &mut String) -> bool {
-    match super::scratch::open_to_others(program) {
+/// Opens the built `program` to the runs (each as a user of its own,
+/// when the kit is root) and no one else; whether it could, with the
+/// reason in `messages` if not.
+fn open_program(kit: Option<&Kit>, program: &Path, messages: &mut String) -> bool {
+    let Some(kit) = kit else {
+        return true;
+    };
+    match kit.share(program) {
         Ok(()) => true,
         Err(e) => {
             messages.push_str(&format!("the kit cannot open the program to run it: {e}\n"));

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::super::run::{self, Limits};
+use super::super::sandbox::Kit;
 use super::super::{case, report};
 use super::marked::{Memory, Tool};
 
@@ -106,6 +107,7 @@ fn sample(cases: &[PathBuf], most: usize) -> Vec<PathBuf> {
 /// Checks `program` on a sample of `ended` (the suite's cases that ended
 /// in time); `asan` builds it with AddressSanitizer when asked.
 pub fn memory(
+    kit: Option<&Kit>,
     program: &Path,
     asan: &dyn Fn() -> Option<PathBuf>,
     ended: &[PathBuf],
@@ -132,8 +134,8 @@ pub fn memory(
     let mut with_errors = 0;
     if let Ok((tool, checker)) = &tool {
         let found = each_case(&cases, opts.jobs, &|n, input| match tool {
-            Tool::Valgrind => under_valgrind(checker, program, input, opts, scratch, n),
-            Tool::Asan => under_asan(checker, input, opts),
+            Tool::Valgrind => under_valgrind(kit, checker, program, input, opts, scratch, n),
+            Tool::Asan => under_asan(kit, checker, input, opts),
         });
         for (path, found) in cases.iter().zip(found) {
             if let Some(found) = found {
@@ -160,7 +162,7 @@ pub fn memory(
         cases: (if tool.is_ok() { cases.len() } else { 0 }, ended.len()),
         tool: tool.map(|(t, _)| t),
         errors,
-        peak: peak(program, &cases, opts, scratch),
+        peak: peak(kit, program, &cases, opts, scratch),
         limit_kib: opts.limit_kib,
     }
 }
@@ -169,6 +171,7 @@ pub fn memory(
 /// contained, as the program would: its log goes to the run's own
 /// folder (`scratch`, if the kit contains nothing), read back after it.
 fn under_valgrind(
+    kit: Option<&Kit>,
     valgrind: &Path,
     program: &Path,
     input: &[u8],
@@ -193,7 +196,7 @@ fn under_valgrind(
         read: Some(&log),
         ..run::How::default()
     };
-    let (_, read) = run::run_as(&words, &[], input, limits, how);
+    let (_, read) = run::run_as(kit, &words, &[], input, limits, how);
     let text = String::from_utf8_lossy(&read.unwrap_or_default()).into_owned();
     // Each line is `==PID== message`: the id says nothing to the student.
     let lines: Vec<&str> = text
@@ -208,12 +211,17 @@ fn under_valgrind(
 }
 
 /// The errors an AddressSanitizer build reports for one run, if any.
-fn under_asan(program: &Path, input: &[u8], opts: &MemoryOptions) -> Option<String> {
+fn under_asan(
+    kit: Option<&Kit>,
+    program: &Path,
+    input: &[u8],
+    opts: &MemoryOptions,
+) -> Option<String> {
     let limits = Limits {
         timeout: opts.timeout.saturating_mul(2),
         cap: CAP,
     };
-    let ran = run::run(&[program.as_os_str().to_owned()], &[], input, limits);
+    let ran = run::run(kit, &[program.as_os_str().to_owned()], &[], input, limits);
     let text = String::from_utf8_lossy(&ran.stderr);
     let lines: Vec<&str> = text
         .lines()
@@ -243,6 +251,7 @@ fn first_lines(lines: &[&str]) -> String {
 /// The largest resident memory of `program` over `cases`, run natively
 /// under GNU `time`, in KiB, and the case.
 fn peak(
+    kit: Option<&Kit>,
     program: &Path,
     cases: &[PathBuf],
     opts: &MemoryOptions,
@@ -268,7 +277,7 @@ fn peak(
             read: Some(&file),
             ..run::How::default()
         };
-        let (_, read) = run::run_as(&words, &[], input, limits, how);
+        let (_, read) = run::run_as(kit, &words, &[], input, limits, how);
         // A program killed by a signal gets a line of its own before the
         // number: the number is the last line.
         let text = String::from_utf8_lossy(&read.unwrap_or_default()).into_owned();

@@ -43,6 +43,7 @@ use memory::MemoryOptions;
 use score::{Marks, Weights};
 use suite::SuiteOptions;
 
+use super::sandbox::Kit;
 use super::{ConformError, Outcome};
 
 /// How the marks are written on stdout.
@@ -82,8 +83,8 @@ pub struct MarkOptions {
     pub out_dir: Option<PathBuf>,
     /// How many runs at once, over all submissions.
     pub jobs: usize,
-    /// What each run of a submission's program may use (the kit's binary
-    /// installs it: [`super::sandbox::install`]).
+    /// What each run of a submission's program may use: the shell makes
+    /// the [`Kit`] of it that [`mark`] is given.
     pub contain: super::sandbox::Contain,
 }
 
@@ -97,6 +98,7 @@ pub struct MarkOptions {
 /// written. A submission that fails in any way is a mark, not an error.
 pub fn mark(
     opts: &MarkOptions,
+    kit: Option<&Kit>,
     out: &mut dyn Write,
     mut progress: Option<&mut dyn Write>,
 ) -> Result<Outcome, ConformError> {
@@ -130,7 +132,7 @@ pub fn mark(
                     if send.send((index, None)).is_err() {
                         break;
                     }
-                    let marked = mark_one(folder, &names[index], opts, inner);
+                    let marked = mark_one(folder, &names[index], opts, kit, inner);
                     if send.send((index, Some(marked))).is_err() {
                         break;
                     }
@@ -219,7 +221,13 @@ fn names(folders: &[PathBuf]) -> Vec<String> {
 }
 
 /// Marks one submission: every step that can run.
-fn mark_one(folder: &Path, name: &str, opts: &MarkOptions, jobs: usize) -> Marked {
+fn mark_one(
+    folder: &Path,
+    name: &str,
+    opts: &MarkOptions,
+    kit: Option<&Kit>,
+    jobs: usize,
+) -> Marked {
     let start = Instant::now();
     let mut marked = Marked {
         name: name.to_owned(),
@@ -228,7 +236,7 @@ fn mark_one(folder: &Path, name: &str, opts: &MarkOptions, jobs: usize) -> Marke
     };
     marked.broken = restrict::extra_files(folder, &opts.source);
     marked.tests = student::tests(folder);
-    let scratch = match scratch::Scratch::new() {
+    let scratch = match scratch::Scratch::new(kit) {
         Ok(scratch) => scratch,
         Err(e) => {
             marked.build = Build {
@@ -239,7 +247,7 @@ fn mark_one(folder: &Path, name: &str, opts: &MarkOptions, jobs: usize) -> Marke
             return marked;
         }
     };
-    let (build, vlas) = compile::compile(folder, &opts.source, &opts.compiler, scratch.path());
+    let (build, vlas) = compile::compile(kit, folder, &opts.source, &opts.compiler, scratch.path());
     marked.build = build;
     marked.broken.extend(vlas);
     let Some(program) = marked.build.program.clone() else {
@@ -260,16 +268,17 @@ fn mark_one(folder: &Path, name: &str, opts: &MarkOptions, jobs: usize) -> Marke
         ..opts.suite.clone()
     };
     let correctness =
-        suite::correctness(&program, &suite, &fuzz_out).unwrap_or_else(|e| Correctness {
+        suite::correctness(kit, &program, &suite, &fuzz_out).unwrap_or_else(|e| Correctness {
             suite: format!("(not run: {e})"),
             ..Correctness::default()
         });
-    let asan = || compile::asan(&opts.source, &opts.compiler, scratch.path());
+    let asan = || compile::asan(kit, &opts.source, &opts.compiler, scratch.path());
     let memory_opts = MemoryOptions {
         jobs,
         ..opts.memory
     };
     marked.memory = Some(memory::memory(
+        kit,
         &program,
         &asan,
         &correctness.ended,

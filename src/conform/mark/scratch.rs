@@ -2,17 +2,22 @@
 //! runs keep their logs, removed when marking it is done: nothing is left
 //! in the submission's folder or beside the kit.
 //!
-//! The programs built there run contained ([`super::super::run`]): as
-//! nobody when the kit runs as root, so the folder and the way to it are
-//! open to others (read and enter, never write), and [`built_where`]
-//! tells [`super::super::sandbox::install`] where the programs will be,
-//! before any is built.
+//! Its name cannot be guessed and it is made afresh (never one someone
+//! made first, as `tempfile` makes it). No one but the kit may list it;
+//! when each run has a user of its own (the kit is root), the runs may
+//! pass through it to the program built there, which only their group
+//! may read ([`super::super::sandbox::Kit::share`]); the sources copied
+//! there only the kit may read. So a marker killed before it could
+//! remove the folder leaves nothing another user of the machine can read.
 
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::super::reap;
+use super::super::sandbox::Kit;
+
+/// The prefix of every such folder's name.
+const PREFIX: &str = "gomoku-mist-mark-";
 
 /// A folder removed when dropped.
 #[derive(Debug)]
@@ -20,32 +25,32 @@ pub struct Scratch {
     path: PathBuf,
 }
 
-/// The folder of a submission's scratch number `n`.
-fn folder(n: usize) -> PathBuf {
-    std::env::temp_dir().join(format!("gomoku-mist-mark-{}-{n}", std::process::id()))
-}
-
 /// Where a submission's program will be built: a path like theirs, for
-/// the containment to check that the user the programs run as can reach
+/// the containment to check that the users the programs run as can reach
 /// them.
 pub fn built_where() -> PathBuf {
-    folder(0).join("build").join("gitm")
+    std::env::temp_dir().join(PREFIX).join("build").join("gitm")
 }
 
-/// Opens `path` to others: read and enter (or run), not write, whatever
-/// the kit's umask.
+/// Makes the folder `path` one the kit's runs may pass through (not
+/// list), when they run as users of their own; else the kit's alone.
 ///
 /// # Errors
 ///
 /// If its mode cannot be set.
-pub fn open_to_others(path: &Path) -> io::Result<()> {
+pub fn passable(path: &Path, kit: Option<&Kit>) -> io::Result<()> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))?;
+        let mode = if kit.is_some_and(|k| k.users.is_some()) {
+            0o711
+        } else {
+            0o700
+        };
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))?;
     }
     #[cfg(not(unix))]
-    let _ = path;
+    let _ = (path, kit);
     Ok(())
 }
 
@@ -56,15 +61,17 @@ impl Scratch {
     /// # Errors
     ///
     /// If it cannot be made.
-    pub fn new() -> io::Result<Scratch> {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let path = folder(NEXT.fetch_add(1, Ordering::Relaxed));
-        // A folder of that name left by a killed run of the same id goes.
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path)?;
+    pub fn new(kit: Option<&Kit>) -> io::Result<Scratch> {
+        // The kit's id in the name tells whose it is; the random rest
+        // keeps it from being guessed.
+        let path = tempfile::Builder::new()
+            .prefix(&format!("{PREFIX}{}-", std::process::id()))
+            .tempdir()?
+            .keep();
         reap::keep(&path);
-        open_to_others(&path)?;
-        Ok(Scratch { path })
+        let scratch = Scratch { path };
+        passable(&scratch.path, kit)?;
+        Ok(scratch)
     }
 
     /// Where it is.

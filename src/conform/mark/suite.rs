@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::super::run::{self, End, Limits};
-use super::super::sandbox;
+use super::super::sandbox::Kit;
 use super::super::{CheckOptions, Format, FuzzOptions, Limit, ReadArgs, case, check, fuzz, trace};
 use super::marked::{Correctness, Failure, Fuzzed};
 
@@ -31,21 +31,21 @@ pub struct SuiteOptions {
     pub seed: u64,
 }
 
-/// Runs the suite and the fuzzing on `program`, each run contained as
-/// the kit was told ([`sandbox::install`]); fuzzing's failing cases are
-/// written under `fuzz_out`.
+/// Runs the suite and the fuzzing on `program`, each run contained by
+/// `kit`; fuzzing's failing cases are written under `fuzz_out`.
 ///
 /// # Errors
 ///
 /// Why the suite could not be run (a folder that cannot be read): a
 /// fault of the marker's command, not of the submission.
 pub fn correctness(
+    kit: Option<&Kit>,
     program: &Path,
     opts: &SuiteOptions,
     fuzz_out: &Path,
 ) -> Result<Correctness, String> {
     let command = vec![program.as_os_str().to_owned()];
-    let hangs = hangs_at_end_of_input(&command, opts.timeout);
+    let hangs = hangs_at_end_of_input(kit, &command, opts.timeout);
     let (paths, not_run_at_eof) = if hangs {
         cases_not_ending_at_eof(&opts.suite)?
     } else {
@@ -61,73 +61,41 @@ pub fn correctness(
         contain: Default::default(),
     };
     let mut report = Vec::new();
-    check(&check_opts, &mut report).map_err(|e| e.to_string())?;
+    check(&check_opts, kit, &mut report).map_err(|e| e.to_string())?;
     let mut found = read_check(&report)?;
     found.not_run_at_eof = not_run_at_eof;
-    found.contained = containment();
+    found.contained = containment(kit);
     found.suite = super::super::report::shown_path(&opts.suite);
     found.fuzz = opts
         .fuzz_time
-        .map(|time| run_fuzz(command, time, opts, fuzz_out, hangs));
+        .map(|time| run_fuzz(kit, command, time, opts, fuzz_out, hangs));
     Ok(found)
 }
 
 /// What the runs were contained by, in a line or two for the reports.
-pub fn containment() -> Vec<String> {
-    let Some(kit) = sandbox::installed() else {
-        return vec![
-            "not contained: each run as the kit's user, in the kit's folder, limited only by \
-             the timeout"
-                .to_owned(),
-        ];
-    };
-    let c = &kit.contain;
-    let user = if kit.user.is_some() {
-        "as nobody"
-    } else if root() {
-        "as root (nobody could not reach the program)"
-    } else {
-        "as the kit's user"
-    };
-    let isolated = if kit.bwrap.is_some() {
-        "under bwrap (no network, a read-only file system, its own processes)"
-    } else {
-        "not isolated (no working bwrap)"
-    };
-    vec![
-        format!(
-            "each run contained: killed past {} of memory, {} s of CPU time, {} processes, a \
-             {} file or {} open files, and the limit named",
-            sandbox::size(c.memory),
-            c.cpu,
-            c.processes,
-            sandbox::size(c.file_size),
-            c.open_files
-        ),
-        format!("in a scratch folder of its own, {user}, {isolated}"),
-    ]
-}
-
-#[cfg(unix)]
-fn root() -> bool {
-    rustix::process::geteuid().is_root()
-}
-
-#[cfg(not(unix))]
-fn root() -> bool {
-    false
+pub fn containment(kit: Option<&Kit>) -> Vec<String> {
+    kit.map_or_else(
+        || {
+            vec![
+                "not contained: each run as the kit's user, in the kit's folder, limited only \
+                 by the timeout"
+                    .to_owned(),
+            ]
+        },
+        Kit::describe,
+    )
 }
 
 /// Whether the program is still running `timeout` after its input, one
 /// `who` and no `term`, ended: a program that does not stop at end of
 /// input would cost the timeout on every case that ends mid-game.
-fn hangs_at_end_of_input(command: &[OsString], timeout: Duration) -> bool {
+fn hangs_at_end_of_input(kit: Option<&Kit>, command: &[OsString], timeout: Duration) -> bool {
     let limits = Limits {
         timeout,
         cap: 1 << 20,
     };
     matches!(
-        run::run(command, &[], b"who\n", limits).end,
+        run::run(kit, command, &[], b"who\n", limits).end,
         End::TimedOut(_)
     )
 }
@@ -200,6 +168,7 @@ fn read_check(report: &[u8]) -> Result<Correctness, String> {
 /// sessions that end with `term` or the game's end (`--assignment-only`),
 /// where each hang would cost the timeout and find nothing new.
 fn run_fuzz(
+    kit: Option<&Kit>,
     program: Vec<OsString>,
     time: Duration,
     opts: &SuiteOptions,
@@ -228,7 +197,7 @@ fn run_fuzz(
         assignment_only: hangs,
         ..Fuzzed::default()
     };
-    match fuzz(&fuzz_opts, &mut report) {
+    match fuzz(&fuzz_opts, kit, &mut report) {
         Ok(_) => read_fuzz(&report, fuzzed),
         Err(e) => Fuzzed {
             verdict: format!("fuzzing stopped: {e}"),
