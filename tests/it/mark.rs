@@ -562,3 +562,61 @@ fn a_compiler_reading_an_endless_device_is_killed_and_the_submission_does_not_co
     );
     assert!(s["marks"]["total"].as_f64() == Some(0.0), "{s}");
 }
+
+#[test]
+fn restrictions_dodged_through_dlsym_internal_names_or_syscall_are_named() {
+    if let Some(why) = missing("gcc") {
+        println!("skipped: {why}");
+        return;
+    }
+    let names = ["dlsym-malloc", "libc-malloc", "syscall-openat"];
+    let folders = names.map(|n| format!("tests/mark/hostile/{n}"));
+    let mut args = vec!["--tests", "tests/mark/suite", "--fuzz-time", "0"];
+    args.extend(["--timeout", "5", "--memcheck", "none", "--format", "json"]);
+    args.extend(folders.iter().map(String::as_str));
+    let (out, code) = mark(&args);
+    assert_eq!(code, Some(1), "no full mark: {out}");
+    let report: Value = serde_json::from_str(&out).expect("JSON");
+    let by_name = "looks up functions by name at run time: \
+                   it can reach malloc, fopen or mmap unseen";
+    let direct = "makes system calls directly: \
+                  it can get memory, open files or map memory unseen";
+    let every = |what: &str| {
+        ["dynamic_memory", "files", "mapped_memory"]
+            .map(|rule| format!("{rule}: {what}"))
+            .to_vec()
+    };
+    let expected = [
+        every(&format!("calls dlsym, which {by_name}")),
+        vec![
+            "dynamic_memory: calls __libc_free".to_owned(),
+            "dynamic_memory: calls __libc_malloc".to_owned(),
+        ],
+        every(&format!("calls syscall, which {direct}")),
+    ];
+    for ((s, name), want) in report["submissions"]
+        .as_array()
+        .expect("submissions")
+        .iter()
+        .zip(names)
+        .zip(expected)
+    {
+        assert_eq!(s["name"], name);
+        assert_eq!(s["compiles"], true, "{name}: {}", s["compiler_messages"]);
+        let got: Vec<String> = s["restrictions"]
+            .as_array()
+            .expect("restrictions")
+            .iter()
+            .flat_map(|r| {
+                let id = r["id"].as_str().unwrap_or_default().to_owned();
+                r["broken"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(move |b| format!("{id}: {}", b.as_str().unwrap_or_default()))
+            })
+            .collect();
+        assert_eq!(got, want, "{name}");
+        assert_eq!(s["marks"]["total"], 0.0, "{name}");
+    }
+}
