@@ -199,6 +199,21 @@ pub fn unreadable(path: &Path) -> Option<&'static str> {
 ///
 /// [`ConformError`] if a file of the case cannot be read or is malformed.
 pub fn read(path: &Path) -> Result<Case, ConformError> {
+    read_with(path, &read_file)
+}
+
+/// What reads one file of a case: its bytes, or `None` if there is no
+/// such file.
+pub type ReadFile<'a> = &'a dyn Fn(&Path) -> Result<Option<Vec<u8>>, ConformError>;
+
+/// As [`read`], each file read by `read_file`: a student's case is read
+/// only from the plain files of the submission
+/// ([`super::mark::submission`]), never through a link.
+///
+/// # Errors
+///
+/// [`ConformError`] if `read_file` fails or a file is malformed.
+pub fn read_with(path: &Path, read_file: ReadFile) -> Result<Case, ConformError> {
     let input = read_file(path)?.unwrap_or_default();
     let args_path = path.with_extension("args");
     let args_bytes = read_file(&args_path)?;

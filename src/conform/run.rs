@@ -503,8 +503,8 @@ impl<'k> Room<'k> {
     ) -> Command {
         // Found as the kit finds it, on its own PATH: in the box only the
         // folder of the program named by its full path is there.
-        let program = sandbox::find_program(program)
-            .map_or_else(|| program.clone(), PathBuf::into_os_string);
+        let program =
+            sandbox::find_program(program).map_or_else(|| program.clone(), PathBuf::into_os_string);
         // An argument that names a file where the kit was started means
         // that file: the program now runs elsewhere. Not so for a run on
         // files sown into its folder (a compiler's), whose names are

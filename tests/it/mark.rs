@@ -565,3 +565,203 @@ fn a_compiler_reading_an_endless_device_is_killed_and_the_submission_does_not_co
     );
     assert!(s["marks"]["total"].as_f64() == Some(0.0), "{s}");
 }
+
+#[test]
+fn restrictions_dodged_through_dlsym_internal_names_or_syscall_are_named() {
+    if let Some(why) = missing("gcc") {
+        println!("skipped: {why}");
+        return;
+    }
+    let names = ["dlsym-malloc", "libc-malloc", "syscall-openat"];
+    let folders = names.map(|n| format!("tests/mark/hostile/{n}"));
+    let mut args = vec!["--tests", "tests/mark/suite", "--fuzz-time", "0"];
+    args.extend(["--timeout", "5", "--memcheck", "none", "--format", "json"]);
+    args.extend(folders.iter().map(String::as_str));
+    let (out, code) = mark(&args);
+    assert_eq!(code, Some(1), "no full mark: {out}");
+    let report: Value = serde_json::from_str(&out).expect("JSON");
+    let by_name = "looks up functions by name at run time: \
+                   it can reach malloc, fopen or mmap unseen";
+    let direct = "makes system calls directly: \
+                  it can get memory, open files or map memory unseen";
+    let every = |what: &str| {
+        ["dynamic_memory", "files", "mapped_memory"]
+            .map(|rule| format!("{rule}: {what}"))
+            .to_vec()
+    };
+    let expected = [
+        every(&format!("calls dlsym, which {by_name}")),
+        vec![
+            "dynamic_memory: calls __libc_free".to_owned(),
+            "dynamic_memory: calls __libc_malloc".to_owned(),
+        ],
+        every(&format!("calls syscall, which {direct}")),
+    ];
+    for ((s, name), want) in report["submissions"]
+        .as_array()
+        .expect("submissions")
+        .iter()
+        .zip(names)
+        .zip(expected)
+    {
+        assert_eq!(s["name"], name);
+        assert_eq!(s["compiles"], true, "{name}: {}", s["compiler_messages"]);
+        let got: Vec<String> = s["restrictions"]
+            .as_array()
+            .expect("restrictions")
+            .iter()
+            .flat_map(|r| {
+                let id = r["id"].as_str().unwrap_or_default().to_owned();
+                r["broken"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(move |b| format!("{id}: {}", b.as_str().unwrap_or_default()))
+            })
+            .collect();
+        assert_eq!(got, want, "{name}");
+        assert_eq!(s["marks"]["total"], 0.0, "{name}");
+    }
+}
+
+/// A file only the marker may read, and a submission beside it that
+/// reaches for it every way a folder can: `tests/leak.out` and `secret.h`
+/// link to it, a folder links out, `tests/pipe.in` is a FIFO,
+/// `tests/shut.out` may be read by no one; its `gitm.c` includes
+/// `secret.h`. Beside them, a link to the submission, a FIFO and (when
+/// folders can be closed here) a folder no one may read, each given as a
+/// submission of its own.
+#[cfg(unix)]
+fn reaching_class(dir: &Path, secret: &str) -> std::io::Result<Vec<PathBuf>> {
+    use std::os::unix::fs::{PermissionsExt, symlink};
+    let outside = dir.join("marker");
+    std::fs::create_dir_all(&outside)?;
+    let file = outside.join("secret.txt");
+    std::fs::write(&file, format!("{secret}\n"))?;
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600))?;
+    let bob = dir.join("bob");
+    std::fs::create_dir_all(bob.join("tests"))?;
+    std::fs::write(
+        bob.join("gitm.c"),
+        "#include \"secret.h\"\nint main(void) { return 0; }\n",
+    )?;
+    std::fs::write(bob.join("tests/leak.in"), "term\n")?;
+    std::fs::write(bob.join("tests/shut.out"), "")?;
+    symlink(&file, bob.join("tests/leak.out"))?;
+    symlink(&file, bob.join("secret.h"))?;
+    symlink(&outside, bob.join("tests/marker"))?;
+    let mode = rustix::fs::Mode::from_raw_mode(0o644);
+    let fifo = rustix::fs::FileType::Fifo;
+    rustix::fs::mknodat(rustix::fs::CWD, bob.join("tests/pipe.in"), fifo, mode, 0)?;
+    rustix::fs::mknodat(rustix::fs::CWD, dir.join("pipe"), fifo, mode, 0)?;
+    let none = std::fs::Permissions::from_mode(0o000);
+    std::fs::set_permissions(bob.join("tests/shut.out"), none.clone())?;
+    symlink(&bob, dir.join("alias"))?;
+    let closed = dir.join("closed");
+    std::fs::create_dir_all(&closed)?;
+    std::fs::set_permissions(&closed, none)?;
+    Ok(["bob", "alias", "pipe", "closed"]
+        .map(|n| dir.join(n))
+        .to_vec())
+}
+
+#[cfg(unix)]
+#[test]
+fn links_fifos_and_unreadable_files_are_named_never_read_and_the_class_is_marked() {
+    let dir = scratch("reaching");
+    let secret = "the marker's secret: 7f3a9c";
+    let submissions = reaching_class(&dir, secret).expect("build the submissions");
+    // With the power to read anything (root), nothing is unreadable here.
+    let closable = std::fs::read(dir.join("bob/tests/shut.out")).is_err();
+    if !closable {
+        println!("files no one may read are readable here (root): that part is not checked");
+    }
+    let out = dir.join("marks");
+    let out_arg = out.display().to_string();
+    let mut args = vec!["--tests", "tests/mark/suite", "--fuzz-time", "0"];
+    args.extend(["--memcheck", "none", "--format", "json", "--out", &out_arg]);
+    let shown: Vec<String> = submissions
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    args.extend(shown.iter().map(String::as_str));
+    let (stdout, code) = mark(&args);
+    let report: Value = serde_json::from_str(&stdout).expect("JSON");
+    assert_eq!(code, Some(1), "{stdout}");
+    let all = report["submissions"].as_array().expect("submissions");
+    assert_eq!(all.len(), 4, "every submission is marked: {stdout}");
+
+    let not_read = |s: &Value| -> Vec<String> {
+        s["not_read"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|n| {
+                format!(
+                    "{} {}",
+                    n["path"].as_str().unwrap_or_default(),
+                    n["reason"].as_str().unwrap_or_default()
+                )
+            })
+            .collect()
+    };
+    let mut bob = vec![
+        "secret.h links outside the submission",
+        "tests/leak.out links outside the submission",
+        "tests/marker links outside the submission",
+        "tests/pipe.in is a FIFO",
+    ];
+    if closable {
+        bob.push("tests/shut.out cannot be opened (permission denied)");
+    }
+    assert_eq!(not_read(&all[0]), bob, "{}", all[0]);
+    assert_eq!(all[0]["folder_read"], true);
+    // The linked header was never copied where the compiler runs.
+    let messages = all[0]["compiler_messages"].as_str().unwrap_or_default();
+    assert_eq!(all[0]["compiles"], false, "{messages}");
+    if missing("gcc").is_none() {
+        assert!(messages.contains("secret.h: No such file"), "{messages}");
+    }
+    // The case whose .out links out is left out, not counted as a case.
+    assert_eq!(all[0]["tests"]["cases"], 0, "{}", all[0]["tests"]);
+
+    let whole = |s: &Value, path: &Path, why: &str| {
+        assert_eq!(not_read(s), [format!("{} {why}", path.display())], "{s}");
+        assert_eq!(s["folder_read"], false, "{s}");
+        assert_eq!(s["marks"]["total"], 0.0, "{s}");
+        assert_eq!(s["marks"]["zeroed"], "its folder was not read", "{s}");
+    };
+    whole(
+        &all[1],
+        &submissions[1],
+        "is a link (not followed: give the folder it leads to)",
+    );
+    assert_eq!(all[1]["name"], "alias");
+    whole(&all[2], &submissions[2], "is a FIFO, not a folder");
+    if closable {
+        whole(
+            &all[3],
+            &submissions[3],
+            "cannot be read (permission denied)",
+        );
+    }
+
+    // Every report of every submission names what it left out, and none
+    // holds the secret.
+    let page = std::fs::read_to_string(out.join("bob/report.txt")).expect("report.txt");
+    assert!(
+        page.contains("  tests/leak.out links outside the submission: not read\n"),
+        "{page}"
+    );
+    for name in ["bob", "alias", "pipe", "closed"] {
+        for file in ["report.txt", "report.json", "results.json", "junit.xml"] {
+            let text = std::fs::read_to_string(out.join(name).join(file)).expect("a report");
+            assert!(!text.contains(secret), "{name}/{file} shows the secret");
+        }
+    }
+    assert!(!stdout.contains(secret), "the JSON shows the secret");
+    use std::os::unix::fs::PermissionsExt;
+    let open = std::fs::Permissions::from_mode(0o755);
+    let _ = std::fs::set_permissions(dir.join("closed"), open);
+    let _ = std::fs::remove_dir_all(&dir);
+}

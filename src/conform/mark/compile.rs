@@ -18,6 +18,7 @@ use std::time::Duration;
 use super::super::run::{self, End, Limits};
 use super::super::sandbox::{Contain, Kit};
 use super::marked::{Build, Rule, Violation};
+use super::submission::Submission;
 
 /// A compiler still running after this long is killed.
 const COMPILE_TIMEOUT: Duration = Duration::from_secs(120);
@@ -81,25 +82,24 @@ pub fn shown(words: &[OsString]) -> String {
         .join(" ")
 }
 
-/// Copies the submission's sources (`.c` and `.h` at its top) into
-/// `build`, where the compiler runs, so that nothing is written beside
-/// them; the copies are the kit's alone (each compiler's run gets its own).
-fn copy_sources(folder: &Path, build: &Path, kit: Option<&Kit>) -> std::io::Result<()> {
+/// Copies the submission's sources (its plain `.c` and `.h` files at its
+/// top; never a link) into `build`, where the compiler runs, so that
+/// nothing is written beside them; the copies are the kit's alone (each
+/// compiler's run gets its own copy).
+fn copy_sources(sub: &Submission, build: &Path, kit: Option<&Kit>) -> std::io::Result<()> {
     std::fs::create_dir_all(build)?;
     super::scratch::passable(build, kit)?;
-    for entry in std::fs::read_dir(folder)? {
-        let path = entry?.path();
-        let source = path.extension().is_some_and(|e| e == "c" || e == "h");
-        if source && path.is_file() {
-            if let Some(name) = path.file_name() {
-                let copy = build.join(name);
-                std::fs::copy(&path, &copy)?;
-                #[cfg(unix)]
-                std::fs::set_permissions(
-                    &copy,
-                    std::os::unix::fs::PermissionsExt::from_mode(0o600),
-                )?;
-            }
+    let sources = sub.files().filter(|path| {
+        path.parent() == Some(Path::new(""))
+            && path.extension().is_some_and(|e| e == "c" || e == "h")
+    });
+    for name in sources {
+        let copy = build.join(name);
+        std::fs::write(&copy, sub.read(name)?)?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o600))?;
         }
     }
     Ok(())
@@ -156,8 +156,17 @@ fn run_compiler(
     (ok, messages)
 }
 
-/// Builds `source` of the submission in `folder` into `scratch`: the
-/// build, and each variable-length array the compiler named.
+/// What is shown of a submission that was not built because `why`.
+pub fn not_built(source: &str, compiler: &Compiler, why: &str) -> Build {
+    Build {
+        command: shown(&compiler.words(source, "gitm", &[])),
+        messages: format!("{why}\n"),
+        ..Build::default()
+    }
+}
+
+/// Builds `source` of the submission `sub` into `scratch`: the build, and
+/// each variable-length array the compiler named.
 ///
 /// A submission whose only errors are variable-length arrays (the
 /// course's `-Werror=vla`) is built again with them allowed, so that the
@@ -165,7 +174,7 @@ fn run_compiler(
 /// the mark, either way.
 pub fn compile(
     kit: Option<&Kit>,
-    folder: &Path,
+    sub: &Submission,
     source: &str,
     compiler: &Compiler,
     scratch: &Path,
@@ -175,12 +184,15 @@ pub fn compile(
         command: shown(&words),
         ..Build::default()
     };
-    if !folder.join(source).is_file() {
-        build.messages = format!("no {source} in the submission's folder\n");
+    if !sub.is_file(Path::new(source)) {
+        build.messages = match sub.refused(Path::new(source)) {
+            Some(why) => format!("{source} {why}: not read, not built\n"),
+            None => format!("no {source} in the submission's folder\n"),
+        };
         return (build, Vec::new());
     }
     let dir = scratch.join("build");
-    if let Err(e) = copy_sources(folder, &dir, kit) {
+    if let Err(e) = copy_sources(sub, &dir, kit) {
         build.messages = format!("cannot copy the sources to build them: {e}\n");
         return (build, Vec::new());
     }

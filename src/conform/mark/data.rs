@@ -52,6 +52,11 @@ pub fn submission(m: &Marked, marks: &Marks) -> Value {
         "name": m.name,
         "folder": m.folder.display().to_string(),
         "note": NOT_OFFICIAL,
+        "not_read": m.not_read.iter().map(|n| json!({
+            "path": if n.path.is_empty() { m.folder.display().to_string() } else { n.path.clone() },
+            "reason": n.why,
+        })).collect::<Vec<_>>(),
+        "folder_read": m.folder_not_read().is_none(),
         "compiles": m.build.compiled,
         "compiles_only_with_vla_allowed": m.build.relaxed,
         "compile_command": m.build.command,
@@ -272,7 +277,7 @@ pub fn csv(all: &[(Marked, Marks)]) -> String {
                 .map(|v| v.what.as_str())
                 .collect();
             let unchecked = match rule {
-                Rule::ExtraFiles => false,
+                Rule::ExtraFiles => m.folder_not_read().is_some(),
                 Rule::Vla => !m.build.compiled,
                 _ => !m.build.compiled || m.imports_unread.is_some(),
             };

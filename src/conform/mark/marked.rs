@@ -12,6 +12,9 @@ pub struct Marked {
     pub name: String,
     /// Its folder.
     pub folder: PathBuf,
+    /// What of it was not read, with why, in path order; the folder
+    /// itself alone when it was not read (then nothing of it was marked).
+    pub not_read: Vec<NotRead>,
     /// Whether and how it compiled.
     pub build: Build,
     /// Each restriction broken, in the order of [`Rule::ALL`].
@@ -27,6 +30,29 @@ pub struct Marked {
     pub tests: Tests,
     /// How long marking it took.
     pub took: Duration,
+}
+
+impl Marked {
+    /// Why its folder was not read, if it was not: then nothing of it was
+    /// marked.
+    pub fn folder_not_read(&self) -> Option<&str> {
+        self.not_read
+            .iter()
+            .find(|n| n.path.is_empty())
+            .map(|n| n.why.as_str())
+    }
+}
+
+/// A file or folder of a submission that was not read, and why: a link, a
+/// FIFO, one the marker cannot read
+/// ([`super::submission`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotRead {
+    /// Its path in the submission, as shown; empty for the submission's
+    /// folder itself.
+    pub path: String,
+    /// Why, as a predicate: `links outside the submission`.
+    pub why: String,
 }
 
 /// How the compiler did.

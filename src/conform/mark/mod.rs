@@ -11,7 +11,11 @@
 //!    the reference, and the scenarios they cover;
 //!
 //! then [`score`] turns it into marks, and [`text`] and [`data`] into
-//! reports ([`marked`] is the record between them). Each submission is
+//! reports ([`marked`] is the record between them). Of a submission, only
+//! its plain files are read ([`submission`]): a link, a FIFO or a file
+//! the kit cannot read is named in its report and left out, and a
+//! submission whose folder cannot be read is marked zero, saying why,
+//! while the rest of the class is marked. Each submission is
 //! built in a [`scratch`] folder of its own, by the compiler run as the
 //! kit's user; every run of the program it builds (valgrind's and GNU
 //! `time`'s included) is contained as the kit's `check` and `fuzz` runs
@@ -26,6 +30,7 @@ pub mod restrict;
 pub mod score;
 pub mod scratch;
 pub mod student;
+pub mod submission;
 pub mod suite;
 pub mod text;
 
@@ -38,9 +43,10 @@ use std::thread;
 use std::time::Instant;
 
 use compile::Compiler;
-use marked::{Build, Correctness, Marked};
+use marked::{Build, Correctness, Marked, NotRead};
 use memory::MemoryOptions;
 use score::{Marks, Weights};
+use submission::Submission;
 use suite::SuiteOptions;
 
 use super::sandbox::Kit;
@@ -94,8 +100,9 @@ pub struct MarkOptions {
 ///
 /// # Errors
 ///
-/// [`ConformError`] if the suite cannot be read, or a report cannot be
-/// written. A submission that fails in any way is a mark, not an error.
+/// [`ConformError`] if the suite cannot be read, a submission given is
+/// not there at all, or a report cannot be written. A submission that
+/// fails in any way, unreadable folders included, is a mark, not an error.
 pub fn mark(
     opts: &MarkOptions,
     kit: Option<&Kit>,
@@ -106,11 +113,17 @@ pub fn mark(
         path: opts.suite.suite.clone(),
         source,
     })?;
+    // A submission that is not there is a slip of the marker's, told at
+    // once; one that is there but cannot be read is marked as what it is.
     for folder in &opts.submissions {
-        std::fs::read_dir(folder).map_err(|source| ConformError::Path {
-            path: folder.clone(),
-            source,
-        })?;
+        if let Err(source) = std::fs::symlink_metadata(folder) {
+            if source.kind() == std::io::ErrorKind::NotFound {
+                return Err(ConformError::Path {
+                    path: folder.clone(),
+                    source,
+                });
+            }
+        }
     }
     let names = names(&opts.submissions);
     let total = opts.submissions.len();
@@ -204,11 +217,17 @@ pub fn mark(
 fn names(folders: &[PathBuf]) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for folder in folders {
-        let base = folder
-            .canonicalize()
-            .ok()
-            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-            .unwrap_or_else(|| "submission".to_owned());
+        // A link is named as given (`alias/` too: the components leave
+        // the last slash out): it is not followed.
+        let given: PathBuf = folder.components().collect();
+        let link = std::fs::symlink_metadata(&given).is_ok_and(|m| m.file_type().is_symlink());
+        let base = if link {
+            Some(given)
+        } else {
+            folder.canonicalize().ok()
+        }
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "submission".to_owned());
         let mut name = base.clone();
         let mut n = 1;
         while names.contains(&name) {
@@ -234,8 +253,28 @@ fn mark_one(
         folder: folder.to_path_buf(),
         ..Marked::default()
     };
+    let sub = match Submission::open(folder) {
+        Ok(sub) => sub,
+        Err(why) => {
+            let shown = super::report::shown_path(folder);
+            let said = format!("not built: {shown} {why}");
+            marked.build = compile::not_built(&opts.source, &opts.compiler, &said);
+            marked.not_read = vec![NotRead {
+                path: String::new(),
+                why,
+            }];
+            marked.tests = student::none();
+            marked.took = start.elapsed();
+            return marked;
+        }
+    };
+    marked.not_read = sub.not_read();
     marked.broken = restrict::extra_files(folder, &opts.source);
-    marked.tests = student::tests(folder);
+    let (tests, unread) = student::tests(&sub);
+    marked.tests = tests;
+    marked.not_read.extend(unread);
+    marked.not_read.sort_by(|a, b| a.path.cmp(&b.path));
+    marked.not_read.dedup_by(|a, b| a.path == b.path);
     let scratch = match scratch::Scratch::new(kit) {
         Ok(scratch) => scratch,
         Err(e) => {
@@ -247,7 +286,7 @@ fn mark_one(
             return marked;
         }
     };
-    let (build, vlas) = compile::compile(kit, folder, &opts.source, &opts.compiler, scratch.path());
+    let (build, vlas) = compile::compile(kit, &sub, &opts.source, &opts.compiler, scratch.path());
     marked.build = build;
     marked.broken.extend(vlas);
     let Some(program) = marked.build.program.clone() else {

@@ -149,6 +149,9 @@ pub fn marks(marked: &Marked, weights: &Weights) -> Marks {
             score: round(w * share(covered, total)),
             max: w,
             basis: match &t.folder {
+                None if marked.folder_not_read().is_some() => {
+                    "not read: its folder was not read".into()
+                }
                 None => "no tests/ folder".into(),
                 Some(_) => format!(
                     "{w} × {covered}/{total}: the assignment's scenarios covered by its {} \
@@ -187,7 +190,9 @@ pub fn marks(marked: &Marked, weights: &Weights) -> Marks {
     }
     let max = parts.iter().map(|p| p.max).sum();
     let sum: f64 = parts.iter().map(|p| p.score).sum();
-    let zeroed = if !marked.build.compiled {
+    let zeroed = if marked.folder_not_read().is_some() {
+        Some("its folder was not read".to_owned())
+    } else if !marked.build.compiled {
         Some("it does not compile".to_owned())
     } else if !marked.broken.is_empty() {
         let mut rules: Vec<&str> = marked.broken.iter().map(|v| v.rule.title()).collect();

@@ -7,8 +7,9 @@ use std::path::Path;
 
 use super::super::clause::{self, Kind};
 use super::super::cover::{SCENARIOS, covered_by};
-use super::super::{Setup, case, reference, report};
-use super::marked::Tests;
+use super::super::{ConformError, Setup, case, reference, report};
+use super::marked::{NotRead, Tests};
+use super::submission::Submission;
 
 /// The scenarios the assignment's rules govern: the ones a student's tests
 /// are judged by (the decisions of this contract are not the student's).
@@ -18,29 +19,54 @@ pub fn rule_scenarios() -> impl Iterator<Item = &'static super::super::cover::Sc
         .filter(|s| clause::find(s.clause).is_none_or(|c| c.kind == Kind::Rule))
 }
 
-/// Reads and judges the tests in `folder/tests`, if there is one.
-pub fn tests(folder: &Path) -> Tests {
-    let dir = folder.join("tests");
-    let total = rule_scenarios().count();
-    let mut found = Tests {
-        covered: (0, total),
-        ..Tests::default()
-    };
-    if !dir.is_dir() {
-        found.missing = missing(&[]);
-        return found;
+/// The files a case may have beside its `.in`: one left out leaves the
+/// case out.
+const CASE_FILES: [&str; 5] = ["in", "out", "code", "args", "err"];
+
+/// Reads and judges the tests in the submission's `tests/`, if it has
+/// one: only its plain files are read ([`Submission`]). Each file that
+/// could not be read or makes no sense (a `.code` that is no number) is
+/// returned with why; its case is left out.
+pub fn tests(sub: &Submission) -> (Tests, Vec<NotRead>) {
+    let tests = Path::new("tests");
+    let mut found = none();
+    let mut unread = Vec::new();
+    if !sub.is_folder(tests) {
+        return (found, unread);
     }
-    found.folder = Some(dir.clone());
-    let paths = case::find(std::slice::from_ref(&dir)).unwrap_or_default();
+    found.folder = Some(sub.folder().join(tests));
+    let read_file = |path: &Path| -> Result<Option<Vec<u8>>, ConformError> {
+        let relative = path.strip_prefix(sub.folder()).unwrap_or(path);
+        if !sub.is_file(relative) {
+            return Ok(None);
+        }
+        sub.read(relative)
+            .map(Some)
+            .map_err(|source| ConformError::Path {
+                path: relative.to_path_buf(),
+                source,
+            })
+    };
     let mut covered: Vec<&'static str> = Vec::new();
-    for path in &paths {
-        let shown = path
-            .strip_prefix(folder)
-            .map_or_else(|_| report::shown_path(path), report::shown_path);
-        if case::unreadable(path).is_some() {
+    let cases = sub
+        .files()
+        .filter(|p| p.starts_with(tests) && p.extension().is_some_and(|e| e == "in"));
+    for relative in cases {
+        // The file left out is named already; its case goes with it.
+        if CASE_FILES
+            .iter()
+            .any(|e| sub.refused(&relative.with_extension(e)).is_some())
+        {
             continue;
         }
-        let Ok(test) = case::read(path) else { continue };
+        let shown = report::shown_path(relative);
+        let test = match case::read_with(&sub.folder().join(relative), &read_file) {
+            Ok(test) => test,
+            Err(e) => {
+                unread.push(not_read(e, sub.folder(), relative));
+                continue;
+            }
+        };
         found.cases += 1;
         let Some(out) = &test.out else {
             found.no_out.push(shown);
@@ -67,7 +93,38 @@ pub fn tests(folder: &Path) -> Tests {
     covered.dedup();
     found.covered.0 = rule_scenarios().filter(|s| covered.contains(&s.id)).count();
     found.missing = missing(&covered);
-    found
+    (found, unread)
+}
+
+/// No tests: every scenario missing.
+pub fn none() -> Tests {
+    Tests {
+        covered: (0, rule_scenarios().count()),
+        missing: missing(&[]),
+        ..Tests::default()
+    }
+}
+
+/// A file of the case `case` that could not be read or makes no sense,
+/// with why.
+fn not_read(e: ConformError, folder: &Path, case: &Path) -> NotRead {
+    let (path, why) = match e {
+        ConformError::Path { path, source } => {
+            // An OS error by its kind, so that every machine words it alike.
+            let why = match source.raw_os_error() {
+                Some(_) => source.kind().to_string(),
+                None => source.to_string(),
+            };
+            (path, format!("cannot be read ({why})"))
+        }
+        ConformError::BadCode(path) => (path, "is not an exit code".to_owned()),
+        ConformError::BadArgs(path) => (path, "is not UTF-8".to_owned()),
+        other => (case.to_path_buf(), other.to_string()),
+    };
+    NotRead {
+        path: report::shown_path(path.strip_prefix(folder).unwrap_or(&path)),
+        why,
+    }
 }
 
 fn missing(covered: &[&str]) -> Vec<(&'static str, &'static str, String)> {

@@ -21,6 +21,7 @@ pub fn page(m: &Marked, marks: &Marks) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "== {} ({})", m.name, m.folder.display());
     let _ = writeln!(out, "{NOT_OFFICIAL}");
+    write_not_read(&mut out, m);
     write_build(&mut out, m);
     write_restrictions(&mut out, m);
     write_correctness(&mut out, m);
@@ -45,6 +46,28 @@ pub fn page(m: &Marked, marks: &Marks) -> String {
     out
 }
 
+fn write_not_read(out: &mut String, m: &Marked) {
+    if let Some(why) = m.folder_not_read() {
+        let _ = writeln!(
+            out,
+            "not read: {} {why}; nothing of it was marked",
+            m.folder.display()
+        );
+        return;
+    }
+    if m.not_read.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "files not read: {} (left out of the marking)",
+        m.not_read.len()
+    );
+    for n in &m.not_read {
+        let _ = writeln!(out, "  {} {}: not read", n.path, n.why);
+    }
+}
+
 fn write_build(out: &mut String, m: &Marked) {
     let b = &m.build;
     let _ = writeln!(
@@ -65,6 +88,10 @@ fn write_build(out: &mut String, m: &Marked) {
 }
 
 fn write_restrictions(out: &mut String, m: &Marked) {
+    if m.folder_not_read().is_some() {
+        let _ = writeln!(out, "restrictions: not checked (its folder was not read)");
+        return;
+    }
     if m.broken.is_empty() {
         let imports = if m.imports_unread.is_none() {
             "; dynamic memory, files and mapped memory among the functions the program imports"
@@ -222,6 +249,10 @@ fn write_memory(out: &mut String, m: &Marked) {
 
 fn write_tests(out: &mut String, m: &Marked) {
     let t = &m.tests;
+    if m.folder_not_read().is_some() {
+        let _ = writeln!(out, "tests: not read (its folder was not read)");
+        return;
+    }
     if t.folder.is_none() {
         let _ = writeln!(out, "tests: no tests/ folder");
         return;
