@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::args::{self, CliError, HELP, Spec, VERSION};
-use super::kit::{MAX_MEMORY_MIB, MAX_SECONDS};
+use super::kit::{MAX_MEMORY_MIB, MAX_SECONDS, read_timeout};
 use crate::conform::mark::compile::Compiler;
 use crate::conform::mark::memory::{Checker, MemoryOptions};
 use crate::conform::mark::score::Weights;
@@ -83,20 +83,12 @@ pub fn parse(args: &[OsString], read_args: ReadArgs) -> Result<MarkOptions, CliE
     };
     let timeout = match given.value("--timeout") {
         None => Duration::from_secs(5),
-        Some(v) => seconds(v, "--timeout")
-            .filter(|t| !t.is_zero())
-            .ok_or_else(|| {
-                bad(
-                    "--timeout",
-                    Some(v),
-                    "is not a number of seconds from above 0 to 1000000",
-                )
-            })?,
+        Some(v) => read_timeout(v)?,
     };
     let fuzz_time = match given.value("--fuzz-time") {
         None => Some(Duration::from_secs(30)),
         Some(v) => {
-            let t = seconds(v, "--fuzz-time").ok_or_else(|| {
+            let t = seconds(v).ok_or_else(|| {
                 bad(
                     "--fuzz-time",
                     Some(v),
@@ -247,7 +239,7 @@ fn bad(option: &'static str, value: Option<&OsStr>, problem: &'static str) -> Cl
     }
 }
 
-fn seconds(value: &OsStr, _option: &'static str) -> Option<Duration> {
+fn seconds(value: &OsStr) -> Option<Duration> {
     value
         .to_str()
         .and_then(|t| t.parse::<f64>().ok())
@@ -317,8 +309,8 @@ Options:
                      [default: 30]
   --seed N           the fuzzing's seed, the same for every submission
                      [default: 1]
-  --timeout SECS     kill a run still going after this long (under
-                     valgrind, 20 times this) [default: 5]
+  --timeout SECS     kill a run still going after this long, at least
+                     0.001 (under valgrind, 20 times this) [default: 5]
   --memcheck TOOL    auto, valgrind, asan or none [default: auto: valgrind
                      where installed, else AddressSanitizer]
   --memory-cases N   cases run under the memory checker, 0 for all
@@ -344,7 +336,38 @@ Options:
 
 #[cfg(test)]
 mod tests {
+    use super::super::kit::{self, Sub};
     use super::*;
+
+    fn words(args: &[&str]) -> Vec<OsString> {
+        args.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn a_timeout_is_refused_as_check_refuses_it() {
+        let cases = [
+            ("0", "is not a number of seconds from above 0 to 1000000"),
+            (
+                "0.0001",
+                "is below a millisecond: no program starts that fast",
+            ),
+            ("-1", "is not a number of seconds from above 0 to 1000000"),
+            ("1e19", "is not a number of seconds from above 0 to 1000000"),
+        ];
+        for (value, problem) in cases {
+            let args = words(&["--timeout", value, "a"]);
+            let marked = parse(&args, crate::cli::setup).map(drop);
+            let checked = kit::parse(Sub::Check, &args, crate::cli::setup).map(drop);
+            let said = format!("--timeout: \"{value}\" {problem}");
+            assert_eq!(marked.map_err(|e| e.to_string()), Err(said.clone()));
+            assert_eq!(checked.map_err(|e| e.to_string()), Err(said));
+        }
+        let least = parse(&words(&["--timeout", "0.001", "a"]), crate::cli::setup);
+        assert!(
+            least.is_ok_and(|o| o.suite.timeout == Duration::from_millis(1)),
+            "a millisecond is the floor, and allowed"
+        );
+    }
 
     #[test]
     fn a_golden_suite_that_is_gone_asks_for_tests_by_name() {

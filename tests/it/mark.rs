@@ -353,6 +353,15 @@ fn mark_usage_errors_name_the_option_and_exit_2() {
             &["--fuzz-time", "-1", "a"],
             "--fuzz-time: \"-1\" is not a number of seconds",
         ),
+        // `check`'s floor, in `check`'s words.
+        (
+            &["--timeout", "0", "a"],
+            "--timeout: \"0\" is not a number of seconds from above 0 to 1000000",
+        ),
+        (
+            &["--timeout", "0.0001", "a"],
+            "--timeout: \"0.0001\" is below a millisecond: no program starts that fast",
+        ),
     ];
     for (args, want) in cases {
         let output = assert_cmd::Command::new(BIN)
