@@ -20,6 +20,7 @@
 
 pub mod compile;
 pub mod data;
+pub mod golden;
 pub mod marked;
 pub mod memory;
 pub mod restrict;
