@@ -2,7 +2,7 @@
 //! Read by [`args::read`], under the rules every command keeps.
 
 use std::ffi::{OsStr, OsString};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use super::args::{self, CliError, HELP, Spec, VERSION};
@@ -10,7 +10,7 @@ use super::kit::{MAX_MEMORY_MIB, MAX_SECONDS, read_timeout};
 use crate::conform::mark::compile::Compiler;
 use crate::conform::mark::memory::{Checker, MemoryOptions};
 use crate::conform::mark::score::Weights;
-use crate::conform::mark::suite::SuiteOptions;
+use crate::conform::mark::suite::{Suite, SuiteOptions};
 use crate::conform::mark::{MarkFormat, MarkOptions};
 use crate::conform::sandbox::Contain;
 use crate::conform::split::split;
@@ -37,10 +37,6 @@ pub const SPECS: &[Spec] = &[
     HELP,
     VERSION,
 ];
-
-/// The suite marked against when no `--tests` is given: the golden cases
-/// of the crate this program was built from.
-pub const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden");
 
 /// Reads the arguments after `mark`.
 ///
@@ -181,8 +177,8 @@ pub fn parse(args: &[OsString], read_args: ReadArgs) -> Result<MarkOptions, CliE
             << 20;
     }
     let suite = match given.value("--tests") {
-        Some(dir) => PathBuf::from(dir),
-        None => golden(Path::new(GOLDEN))?,
+        Some(dir) => Suite::Folder(PathBuf::from(dir)),
+        None => Suite::BuiltIn,
     };
     Ok(MarkOptions {
         submissions: given.arguments.iter().map(PathBuf::from).collect(),
@@ -209,26 +205,6 @@ pub fn parse(args: &[OsString], read_args: ReadArgs) -> Result<MarkOptions, CliE
         jobs,
         contain,
     })
-}
-
-/// The golden suite built at `full`, from the current folder when it is
-/// under it (the reports then show short paths).
-///
-/// # Errors
-///
-/// [`CliError::DefaultGone`] if it is not there: a program installed from
-/// a checkout that is gone has no suite to mark against but `--tests`.
-fn golden(full: &Path) -> Result<PathBuf, CliError> {
-    if !full.is_dir() {
-        return Err(CliError::DefaultGone {
-            option: "--tests",
-            path: full.to_path_buf(),
-        });
-    }
-    Ok(std::env::current_dir()
-        .ok()
-        .and_then(|here| full.strip_prefix(here).ok().map(PathBuf::from))
-        .unwrap_or_else(|| full.to_path_buf()))
 }
 
 fn bad(option: &'static str, value: Option<&OsStr>, problem: &'static str) -> CliError {
@@ -293,8 +269,10 @@ its own processes only. Each page says what applied.
 
 A submission that does not compile, or that breaks a restriction, gets 0.
 Each figure says what it is based on; these are not the course's
-official marks. Submissions are marked in parallel, with a progress line
-on stderr when it is a terminal, and a class summary at the end.
+official marks. Every report names the suite, with its number of cases
+and a hash of its files (the same for the same files wherever they
+are). Submissions are marked in parallel, with a progress line on
+stderr when it is a terminal, and a class summary at the end.
 
 Exit code 0 if every submission got its full mark, 1 if not, 2 for a bad
 command line or a SUBMISSION or DIR that cannot be read.
@@ -303,8 +281,8 @@ Options:
   --source FILE      the C source in each folder [default: gitm.c]
   --cc CMD           the compiler, split like a shell would [default: gcc]
   --cflags FLAGS     its flags [default: -std=c11 -Wall -Werror=vla -O1]
-  --tests DIR        the suite to mark against [default: the golden cases
-                     this program was built with]
+  --tests DIR        the suite to mark against [default: the golden suite
+                     built into this program]
   --fuzz-time SECS   how long to fuzz each submission, 0 for not at all
                      [default: 30]
   --seed N           the fuzzing's seed, the same for every submission
@@ -370,17 +348,13 @@ mod tests {
     }
 
     #[test]
-    fn a_golden_suite_that_is_gone_asks_for_tests_by_name() {
-        let gone = Path::new("/nonexistent/gomoku-mist/tests/golden");
-        let said = golden(gone).map_err(|e| e.to_string());
+    fn the_default_suite_is_the_built_in_one_and_tests_names_a_folder() {
+        let suite = |args: &[&str]| parse(&words(args), crate::cli::setup).map(|o| o.suite.suite);
+        assert_eq!(suite(&["a"]).ok(), Some(Suite::BuiltIn));
         assert_eq!(
-            said,
-            Err(
-                "--tests is needed: /nonexistent/gomoku-mist/tests/golden is not there \
-                 (the default is read from the folder this program was built in)"
-                    .to_owned()
-            )
+            suite(&["--tests", "/nonexistent/golden", "a"]).ok(),
+            Some(Suite::Folder(PathBuf::from("/nonexistent/golden"))),
+            "a folder is read when marking starts, not when the line is"
         );
-        assert!(golden(Path::new(GOLDEN)).is_ok_and(|p| p.ends_with("tests/golden")));
     }
 }

@@ -33,7 +33,7 @@ mod list;
 pub use list::FILES;
 
 /// The folder the suite is written as, and so the first part of the name
-/// a report gives each of its cases: `golden/win/five_in_a_row.in`.
+/// a report gives each of its cases: `golden/win/anti_diagonal_middle.in`.
 pub const FOLDER: &str = "golden";
 
 /// Writes every file of the suite under `dir`, in the folder [`FOLDER`]:

@@ -10,8 +10,8 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::super::case;
 use super::super::run::{self, Limits};
-use super::super::{case, report};
 use super::marked::{Memory, Tool};
 
 /// valgrind runs a program this many times slower, or less: its runs get
@@ -104,13 +104,15 @@ fn sample(cases: &[PathBuf], most: usize) -> Vec<PathBuf> {
 }
 
 /// Checks `program` on a sample of `ended` (the suite's cases that ended
-/// in time); `asan` builds it with AddressSanitizer when asked.
+/// in time); `asan` builds it with AddressSanitizer when asked; `shown`
+/// names a case as the reports do.
 pub fn memory(
     program: &Path,
     asan: &dyn Fn() -> Option<PathBuf>,
     ended: &[PathBuf],
     opts: &MemoryOptions,
     scratch: &Path,
+    shown: &dyn Fn(&Path) -> String,
 ) -> Memory {
     let cases = sample(ended, opts.cases);
     let valgrind = on_path("valgrind");
@@ -139,7 +141,7 @@ pub fn memory(
             if let Some(found) = found {
                 with_errors += 1;
                 if with_errors <= CASES_SHOWN {
-                    errors.push((report::shown_path(path), found));
+                    errors.push((shown(path), found));
                 }
             }
         }
@@ -160,7 +162,7 @@ pub fn memory(
         cases: (if tool.is_ok() { cases.len() } else { 0 }, ended.len()),
         tool: tool.map(|(t, _)| t),
         errors,
-        peak: peak(program, &cases, opts, scratch),
+        peak: peak(program, &cases, opts, scratch, shown),
         limit_kib: opts.limit_kib,
     }
 }
@@ -247,6 +249,7 @@ fn peak(
     cases: &[PathBuf],
     opts: &MemoryOptions,
     scratch: &Path,
+    shown: &dyn Fn(&Path) -> String,
 ) -> Result<(u64, String), String> {
     let time = on_path("time").ok_or("not measured: GNU time is not installed")?;
     let peaks = each_case(cases, opts.jobs, &|n, input| {
@@ -280,7 +283,7 @@ fn peak(
     for (path, kib) in cases.iter().zip(peaks) {
         if let Some(kib) = kib {
             if most.as_ref().is_none_or(|(m, _)| kib > *m) {
-                most = Some((kib, report::shown_path(path)));
+                most = Some((kib, shown(path)));
             }
         }
     }

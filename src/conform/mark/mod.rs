@@ -5,7 +5,9 @@
 //! 2. [`restrict`]: source files beyond the scaffold's, variable-length
 //!    arrays (from the compiler), and dynamic memory, files and mapped
 //!    memory read from the program's imported symbols;
-//! 3. [`suite`]: the hidden-style suite through `check`, and `fuzz`;
+//! 3. [`suite`]: the hidden-style suite through `check` (the golden
+//!    suite built into the program, [`golden`], unless a folder is
+//!    given), and `fuzz`;
 //! 4. [`memory`]: valgrind (or AddressSanitizer), and the peak memory;
 //! 5. [`student`]: the student's own tests, each `.out` checked against
 //!    the reference, and the scenarios they cover;
@@ -101,10 +103,7 @@ pub fn mark(
     out: &mut dyn Write,
     mut progress: Option<&mut dyn Write>,
 ) -> Result<Outcome, ConformError> {
-    std::fs::read_dir(&opts.suite.suite).map_err(|source| ConformError::Path {
-        path: opts.suite.suite.clone(),
-        source,
-    })?;
+    let suite = suite::Ready::new(&opts.suite.suite)?;
     for folder in &opts.submissions {
         std::fs::read_dir(folder).map_err(|source| ConformError::Path {
             path: folder.clone(),
@@ -121,7 +120,7 @@ pub fn mark(
     thread::scope(|scope| -> Result<(), ConformError> {
         for _ in 0..workers {
             let send = send.clone();
-            let (next, names) = (&next, &names);
+            let (next, names, suite) = (&next, &names, &suite);
             scope.spawn(move || {
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
@@ -131,7 +130,7 @@ pub fn mark(
                     if send.send((index, None)).is_err() {
                         break;
                     }
-                    let marked = mark_one(folder, &names[index], opts, inner);
+                    let marked = mark_one(folder, &names[index], opts, suite, inner);
                     if send.send((index, Some(marked))).is_err() {
                         break;
                     }
@@ -219,12 +218,19 @@ fn names(folders: &[PathBuf]) -> Vec<String> {
     names
 }
 
-/// Marks one submission: every step that can run.
-fn mark_one(folder: &Path, name: &str, opts: &MarkOptions, jobs: usize) -> Marked {
+/// Marks one submission against `suite`: every step that can run.
+fn mark_one(
+    folder: &Path,
+    name: &str,
+    opts: &MarkOptions,
+    suite: &suite::Ready,
+    jobs: usize,
+) -> Marked {
     let start = Instant::now();
     let mut marked = Marked {
         name: name.to_owned(),
         folder: folder.to_path_buf(),
+        suite: suite.used.clone(),
         ..Marked::default()
     };
     marked.broken = restrict::extra_files(folder, &opts.source);
@@ -256,14 +262,16 @@ fn mark_one(folder: &Path, name: &str, opts: &MarkOptions, jobs: usize) -> Marke
         Some(dir) => dir.join(name).join("fuzz-failures"),
         None => scratch.path().join("fuzz-failures"),
     };
-    let suite = SuiteOptions {
+    let suite_opts = SuiteOptions {
         jobs,
         ..opts.suite.clone()
     };
     let correctness =
-        suite::correctness(&program, &suite, &fuzz_out).unwrap_or_else(|e| Correctness {
-            suite: format!("(not run: {e})"),
-            ..Correctness::default()
+        suite::correctness(&program, &suite_opts, suite, &fuzz_out).unwrap_or_else(|e| {
+            Correctness {
+                suite: format!("(not run: {e})"),
+                ..Correctness::default()
+            }
         });
     let asan = || compile::asan(&opts.source, &opts.compiler, scratch.path());
     let memory_opts = MemoryOptions {
@@ -276,6 +284,7 @@ fn mark_one(folder: &Path, name: &str, opts: &MarkOptions, jobs: usize) -> Marke
         &correctness.ended,
         &memory_opts,
         scratch.path(),
+        &|path| suite.shown(path),
     ));
     marked.correctness = Some(correctness);
     marked.took = start.elapsed();
