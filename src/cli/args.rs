@@ -70,20 +70,6 @@ pub enum CliError {
         /// Why it cannot be used.
         reason: String,
     },
-    /// A default read from the source folder the program was built in,
-    /// which is no longer there (an installed binary whose checkout is
-    /// gone): the option that gives it instead, and the path.
-    #[error(
-        "{option} is needed: {} is not there (the default is read from the folder this \
-         program was built in)",
-        .path.display()
-    )]
-    DefaultGone {
-        /// The option that gives it.
-        option: &'static str,
-        /// Where the default was.
-        path: std::path::PathBuf,
-    },
     /// An option that means nothing without another.
     #[error("{0} needs {1}")]
     Needs(&'static str, &'static str),

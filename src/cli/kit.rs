@@ -168,19 +168,7 @@ pub fn parse(sub: Sub, args: &[OsString], read_args: ReadArgs) -> Result<Parsed,
             Some(split(text).map_err(|e| invalid(e.to_string()))?)
         }
     };
-    let timeout = given
-        .value("--timeout")
-        .map(|v| seconds(v, "--timeout"))
-        .transpose()?;
-    if let (Some(t), Some(value)) = (timeout, given.value("--timeout")) {
-        if t < MIN_TIMEOUT {
-            return Err(CliError::BadValue {
-                option: "--timeout",
-                value: value.to_owned(),
-                problem: "is below a millisecond: no program starts that fast",
-            });
-        }
-    }
+    let timeout = given.value("--timeout").map(read_timeout).transpose()?;
     let format = given.value("--format").map(format).transpose()?;
     let mut contain = Contain {
         isolate: given.flag("--isolate"),
@@ -319,6 +307,25 @@ fn jobs(value: &OsStr) -> Result<usize, CliError> {
                 problem: "is not a number from 0 to 256",
             })
     })
+}
+
+/// A `--timeout`'s value: `check`, `fuzz` and `mark` read theirs here, so
+/// that each refuses the same values in the same words.
+///
+/// # Errors
+///
+/// [`CliError::BadValue`] for a value that is not a number of seconds in
+/// range, or is below [`MIN_TIMEOUT`].
+pub fn read_timeout(value: &OsStr) -> Result<Duration, CliError> {
+    let timeout = seconds(value, "--timeout")?;
+    if timeout < MIN_TIMEOUT {
+        return Err(CliError::BadValue {
+            option: "--timeout",
+            value: value.to_owned(),
+            problem: "is below a millisecond: no program starts that fast",
+        });
+    }
+    Ok(timeout)
 }
 
 fn seconds(value: &OsStr, option: &'static str) -> Result<Duration, CliError> {

@@ -2,15 +2,15 @@
 //! Read by [`args::read`], under the rules every command keeps.
 
 use std::ffi::{OsStr, OsString};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use super::args::{self, CliError, HELP, Spec, VERSION};
-use super::kit::{MAX_MEMORY_MIB, MAX_SECONDS};
+use super::kit::{MAX_MEMORY_MIB, MAX_SECONDS, read_timeout};
 use crate::conform::mark::compile::Compiler;
 use crate::conform::mark::memory::{Checker, MemoryOptions};
 use crate::conform::mark::score::Weights;
-use crate::conform::mark::suite::SuiteOptions;
+use crate::conform::mark::suite::{Suite, SuiteOptions};
 use crate::conform::mark::{MarkFormat, MarkOptions};
 use crate::conform::sandbox::Contain;
 use crate::conform::split::split;
@@ -38,10 +38,6 @@ pub const SPECS: &[Spec] = &[
     HELP,
     VERSION,
 ];
-
-/// The suite marked against when no `--tests` is given: the golden cases
-/// of the crate this program was built from.
-pub const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden");
 
 /// Reads the arguments after `mark`.
 ///
@@ -84,20 +80,12 @@ pub fn parse(args: &[OsString], read_args: ReadArgs) -> Result<MarkOptions, CliE
     };
     let timeout = match given.value("--timeout") {
         None => Duration::from_secs(5),
-        Some(v) => seconds(v, "--timeout")
-            .filter(|t| !t.is_zero())
-            .ok_or_else(|| {
-                bad(
-                    "--timeout",
-                    Some(v),
-                    "is not a number of seconds from above 0 to 1000000",
-                )
-            })?,
+        Some(v) => read_timeout(v)?,
     };
     let fuzz_time = match given.value("--fuzz-time") {
         None => Some(Duration::from_secs(30)),
         Some(v) => {
-            let t = seconds(v, "--fuzz-time").ok_or_else(|| {
+            let t = seconds(v).ok_or_else(|| {
                 bad(
                     "--fuzz-time",
                     Some(v),
@@ -192,8 +180,8 @@ pub fn parse(args: &[OsString], read_args: ReadArgs) -> Result<MarkOptions, CliE
             << 20;
     }
     let suite = match given.value("--tests") {
-        Some(dir) => PathBuf::from(dir),
-        None => golden(Path::new(GOLDEN))?,
+        Some(dir) => Suite::Folder(PathBuf::from(dir)),
+        None => Suite::BuiltIn,
     };
     Ok(MarkOptions {
         submissions: given.arguments.iter().map(PathBuf::from).collect(),
@@ -222,26 +210,6 @@ pub fn parse(args: &[OsString], read_args: ReadArgs) -> Result<MarkOptions, CliE
     })
 }
 
-/// The golden suite built at `full`, from the current folder when it is
-/// under it (the reports then show short paths).
-///
-/// # Errors
-///
-/// [`CliError::DefaultGone`] if it is not there: a program installed from
-/// a checkout that is gone has no suite to mark against but `--tests`.
-fn golden(full: &Path) -> Result<PathBuf, CliError> {
-    if !full.is_dir() {
-        return Err(CliError::DefaultGone {
-            option: "--tests",
-            path: full.to_path_buf(),
-        });
-    }
-    Ok(std::env::current_dir()
-        .ok()
-        .and_then(|here| full.strip_prefix(here).ok().map(PathBuf::from))
-        .unwrap_or_else(|| full.to_path_buf()))
-}
-
 fn bad(option: &'static str, value: Option<&OsStr>, problem: &'static str) -> CliError {
     CliError::BadValue {
         option,
@@ -250,7 +218,7 @@ fn bad(option: &'static str, value: Option<&OsStr>, problem: &'static str) -> Cl
     }
 }
 
-fn seconds(value: &OsStr, _option: &'static str) -> Option<Duration> {
+fn seconds(value: &OsStr) -> Option<Duration> {
     value
         .to_str()
         .and_then(|t| t.parse::<f64>().ok())
@@ -307,8 +275,10 @@ unless --unisolated is given. Each page says what applied.
 
 A submission that does not compile, or that breaks a restriction, gets 0.
 Each figure says what it is based on; these are not the course's
-official marks. Submissions are marked in parallel, with a progress line
-on stderr when it is a terminal, and a class summary at the end.
+official marks. Every report names the suite, with its number of cases
+and a hash of its files (the same for the same files wherever they
+are). Submissions are marked in parallel, with a progress line on
+stderr when it is a terminal, and a class summary at the end.
 
 Exit code 0 if every submission got its full mark, 1 if not, 2 for a bad
 command line or a SUBMISSION or DIR that cannot be read.
@@ -317,14 +287,14 @@ Options:
   --source FILE      the C source in each folder [default: gitm.c]
   --cc CMD           the compiler, split like a shell would [default: gcc]
   --cflags FLAGS     its flags [default: -std=c11 -Wall -Werror=vla -O1]
-  --tests DIR        the suite to mark against [default: the golden cases
-                     this program was built with]
+  --tests DIR        the suite to mark against [default: the golden suite
+                     built into this program]
   --fuzz-time SECS   how long to fuzz each submission, 0 for not at all
                      [default: 30]
   --seed N           the fuzzing's seed, the same for every submission
                      [default: 1]
-  --timeout SECS     kill a run still going after this long (under
-                     valgrind, 20 times this) [default: 5]
+  --timeout SECS     kill a run still going after this long, at least
+                     0.001 (under valgrind, 20 times this) [default: 5]
   --memcheck TOOL    auto, valgrind, asan or none [default: auto: valgrind
                      where installed, else AddressSanitizer]
   --memory-cases N   cases run under the memory checker, 0 for all
@@ -352,20 +322,47 @@ Options:
 
 #[cfg(test)]
 mod tests {
+    use super::super::kit::{self, Sub};
     use super::*;
 
+    fn words(args: &[&str]) -> Vec<OsString> {
+        args.iter().map(OsString::from).collect()
+    }
+
     #[test]
-    fn a_golden_suite_that_is_gone_asks_for_tests_by_name() {
-        let gone = Path::new("/nonexistent/gomoku-mist/tests/golden");
-        let said = golden(gone).map_err(|e| e.to_string());
-        assert_eq!(
-            said,
-            Err(
-                "--tests is needed: /nonexistent/gomoku-mist/tests/golden is not there \
-                 (the default is read from the folder this program was built in)"
-                    .to_owned()
-            )
+    fn a_timeout_is_refused_as_check_refuses_it() {
+        let cases = [
+            ("0", "is not a number of seconds from above 0 to 1000000"),
+            (
+                "0.0001",
+                "is below a millisecond: no program starts that fast",
+            ),
+            ("-1", "is not a number of seconds from above 0 to 1000000"),
+            ("1e19", "is not a number of seconds from above 0 to 1000000"),
+        ];
+        for (value, problem) in cases {
+            let args = words(&["--timeout", value, "a"]);
+            let marked = parse(&args, crate::cli::setup).map(drop);
+            let checked = kit::parse(Sub::Check, &args, crate::cli::setup).map(drop);
+            let said = format!("--timeout: \"{value}\" {problem}");
+            assert_eq!(marked.map_err(|e| e.to_string()), Err(said.clone()));
+            assert_eq!(checked.map_err(|e| e.to_string()), Err(said));
+        }
+        let least = parse(&words(&["--timeout", "0.001", "a"]), crate::cli::setup);
+        assert!(
+            least.is_ok_and(|o| o.suite.timeout == Duration::from_millis(1)),
+            "a millisecond is the floor, and allowed"
         );
-        assert!(golden(Path::new(GOLDEN)).is_ok_and(|p| p.ends_with("tests/golden")));
+    }
+
+    #[test]
+    fn the_default_suite_is_the_built_in_one_and_tests_names_a_folder() {
+        let suite = |args: &[&str]| parse(&words(args), crate::cli::setup).map(|o| o.suite.suite);
+        assert_eq!(suite(&["a"]).ok(), Some(Suite::BuiltIn));
+        assert_eq!(
+            suite(&["--tests", "/nonexistent/golden", "a"]).ok(),
+            Some(Suite::Folder(PathBuf::from("/nonexistent/golden"))),
+            "a folder is read when marking starts, not when the line is"
+        );
     }
 }

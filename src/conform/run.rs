@@ -14,19 +14,21 @@
 //! children (a shell script, `sleep 60 &`) leaves none behind to pile
 //! up, and none can hold the pipes open; what was written before is kept.
 //!
-//! Run by the `gomoku-mist` binary (once [`sandbox::install`] was called)
-//! the program is contained: it runs through the launcher
-//! ([`super::launch`]) with the limits, in a scratch folder of its own
-//! (its working folder, `HOME` and `TMPDIR`, removed after the run), with
-//! only `PATH`, `LANG`, `HOME` and `TMPDIR` set. Its program and the
+//! Given a [`Kit`] (the `gomoku-mist` binary makes one) the program is
+//! contained: it runs through the launcher ([`super::launch`]) with the
+//! limits, in a scratch folder of its own (its working folder, `HOME` and
+//! `TMPDIR`, removed after the run), with only `PATH`, `LANG`, `HOME` and
+//! `TMPDIR` set. Its program is found on the kit's `PATH` and it and the
 //! arguments that name existing files are made absolute first, since it
-//! no longer runs where the kit was started. Used as a library (the
-//! kit's own tests) the program is run directly, as it is. A run may
-//! also leave a file (a tool's log) to read back ([`How::read`]), start from files
-//! copied into its folder ([`How::seed`]) and leave one the kit keeps
-//! ([`How::keep`]): that is how a compiler builds a student's program,
-//! contained like the program itself, with limits of its own
-//! ([`How::contain`]).
+//! no longer runs where the kit was started (and in the box only their
+//! folders are there). Without a kit (the kit's own tests) the program is
+//! run directly, as it is. A run may also leave a file (a tool's log) to
+//! read back ([`How::read`]), start from files copied into its folder
+//! ([`How::seed`]) and leave one the kit keeps ([`How::keep`]): that is
+//! how a compiler builds a student's program, contained like the program
+//! itself, with limits of its own ([`How::contain`]). A run the kit could
+//! not start (no process to be had, for a moment) is tried again, then
+//! reported as [`End::Unstarted`], never as the program's failure.
 
 use std::ffi::OsString;
 use std::io::{ErrorKind, Read, Write};

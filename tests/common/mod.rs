@@ -148,3 +148,29 @@ fn build_example(name: &str) -> Result<PathBuf, String> {
         ))
     }
 }
+
+/// What `mark` is given on this machine: nothing where bwrap isolates
+/// the programs it runs, so that marking is tested as a course runs it;
+/// `--unisolated` where it cannot (no bubblewrap, or no user namespaces),
+/// so that the marks are still tested there, the isolation itself by the
+/// tests that say they skip. Asked once, of `check --isolate`.
+pub fn unisolated() -> &'static [&'static str] {
+    static ASKED: OnceLock<bool> = OnceLock::new();
+    let isolated = *ASKED.get_or_init(|| {
+        let case = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cover/few/first_moves.in");
+        let out = Command::new(BIN)
+            .args(["check", "--isolate", "--program", "true"])
+            .arg(case)
+            .stdin(Stdio::null())
+            .output();
+        match out {
+            Ok(out) if out.status.code() == Some(2) => {
+                let why = String::from_utf8_lossy(&out.stderr);
+                println!("mark runs with --unisolated here: {}", why.trim());
+                false
+            }
+            _ => true,
+        }
+    });
+    if isolated { &[] } else { &["--unisolated"] }
+}

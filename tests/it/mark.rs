@@ -3,7 +3,9 @@
 //! suite (`tests/mark/suite`, nine golden cases: five the assignment's
 //! rules decide, four that end the input mid-game) so that the one that
 //! hangs at end of input costs four timeouts, not a hundred and sixty.
-//! The correct one is also marked against the whole golden suite.
+//! The correct one is also marked against the whole golden suite, the
+//! one built into the program, by a copy of the binary far from its
+//! source.
 //!
 //! They need a C compiler (gcc), and valgrind for the memory part: each
 //! test says so and returns where they are missing. Fuzzing gets a second;
@@ -48,6 +50,7 @@ fn scratch(name: &str) -> PathBuf {
 fn mark(args: &[&str]) -> (String, Option<i32>) {
     let output = assert_cmd::Command::new(BIN)
         .arg("mark")
+        .args(crate::common::unisolated())
         .args(args)
         .current_dir(root())
         .timeout(CLASS_TIME)
@@ -202,6 +205,21 @@ fn a_class_of_planted_submissions_is_marked_in_one_run() {
         "{wrong}"
     );
 
+    // The suite given is named, with its cases and hash, once for the
+    // class and on each submission, and at the end of the summary.
+    let said = report["suite"]["said"].as_str().unwrap_or_default();
+    assert!(
+        said.starts_with("tests/mark/suite (9 cases, fnv1a64:"),
+        "{said}"
+    );
+    assert_eq!(report["suite"]["built_in"], false);
+    assert_eq!(report["submissions"][6]["suite"], report["suite"]);
+    let summary = std::fs::read_to_string(out.join("summary.txt")).expect("summary.txt");
+    assert!(
+        summary.ends_with(&format!("\nsuite: {said}\n")),
+        "{summary}"
+    );
+
     // The class's CSV: a row a submission.
     let csv = std::fs::read_to_string(out.join("class.csv")).expect("class.csv is written");
     let rows: Vec<&str> = csv.lines().collect();
@@ -255,37 +273,86 @@ fn a_class_of_planted_submissions_is_marked_in_one_run() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// `mark` with no `--tests` marks against the golden suite built into
+/// the program: a binary copied anywhere, with the source tree out of its
+/// reach, marks as it would in the repository, and says which suite.
 #[test]
-fn the_correct_submission_passes_every_golden_case_and_gets_full_marks() {
+fn the_correct_submission_passes_every_golden_case_and_gets_full_marks_from_a_copied_binary() {
+    use gomoku_mist::conform::mark::suite::{Ready, Suite};
+
     if let Some(why) = missing("gcc") {
         println!("skipped: {why}");
         return;
     }
-    let (stdout, code) = mark(&[
-        "--fuzz-time",
-        "1",
-        "--timeout",
-        "5",
-        "--memory-cases",
-        "2",
-        "--format",
-        "gradescope",
-        "tests/mark/class/correct",
-    ]);
-    let results: Value = serde_json::from_str(&stdout).expect("gradescope format is JSON");
-    let output = results["output"].as_str().unwrap_or_default();
-    assert_eq!(results["score"], 10.0, "{output}");
-    assert_eq!(code, Some(0), "{output}");
+    // The binary alone in a folder of its own, run from another, with
+    // nothing to tell it where it was built.
+    let copied = scratch("copied");
+    let elsewhere = scratch("elsewhere");
+    for dir in [&copied, &elsewhere] {
+        std::fs::create_dir_all(dir).expect("make a folder");
+    }
+    let bin = copied.join("gomoku-mist");
+    std::fs::copy(BIN, &bin).expect("copy the binary");
+    let out = elsewhere.join("marks");
+    let output = assert_cmd::Command::new(&bin)
+        .args(["mark", "--fuzz-time", "1", "--timeout", "5"])
+        .args(crate::common::unisolated())
+        .args(["--memory-cases", "2", "--format", "gradescope", "--out"])
+        .arg(&out)
+        .arg(root().join("tests/mark/class/correct"))
+        .env_remove("CARGO_MANIFEST_DIR")
+        .current_dir(&elsewhere)
+        .timeout(CLASS_TIME)
+        .output()
+        .expect("run the copied gomoku-mist mark");
+    let read = |file: &str| std::fs::read_to_string(out.join("correct").join(file));
+    let (page, json) = (read("report.txt"), read("report.json"));
+    let _ = std::fs::remove_dir_all(&copied);
+    let _ = std::fs::remove_dir_all(&elsewhere);
+
+    let results: Value = serde_json::from_slice(&output.stdout).expect("gradescope is JSON");
+    let shown = results["output"].as_str().unwrap_or_default();
+    assert_eq!(results["score"], 10.0, "{shown}");
+    assert_eq!(output.status.code(), Some(0), "{shown}");
     assert!(
-        output.contains(
+        shown.contains(
             "the assignment's rules: 60 of 60 passed; this contract's decisions: 163 of 163"
         ),
-        "{output}"
+        "{shown}"
     );
     assert!(
-        output.contains("0 failures"),
-        "fuzzing found nothing: {output}"
+        shown.contains("0 failures"),
+        "fuzzing found nothing: {shown}"
     );
+
+    let s: Value = serde_json::from_str(&json.expect("report.json")).expect("report.json");
+    let golden = Ready::new(&Suite::Folder(root().join("tests/golden"))).expect("tests/golden");
+    let said = format!(
+        "the built-in golden suite of gomoku-mist {} ({} cases, {})",
+        env!("CARGO_PKG_VERSION"),
+        golden.used.cases,
+        golden.used.hash_text()
+    );
+    assert_eq!(s["suite"]["said"], said.as_str(), "{}", s["suite"]);
+    assert_eq!(s["suite"]["built_in"], true);
+    assert_eq!(s["suite"]["hash"], golden.used.hash_text().as_str());
+    let c = &s["correctness"];
+    assert_eq!(c["suite"], "the built-in golden suite");
+    assert_eq!(
+        c["rules"],
+        serde_json::json!({"passed": 60, "run": 60}),
+        "{c}"
+    );
+    assert_eq!(c["failures"], serde_json::json!([]), "{c}");
+    // A case is named by its place in the suite, not in a scratch folder.
+    if let Some(case) = s["memory"]["peak_case"].as_str() {
+        assert!(case.starts_with("golden/"), "{case}");
+    }
+    let line = format!("suite: {said}\n");
+    let page = page.expect("report.txt is written");
+    assert!(page.contains(&line), "{page}");
+    assert!(shown.contains(&line), "{shown}");
+    assert!(!page.contains("gomoku-mist-suite-"), "{page}");
 }
 
 #[test]
@@ -353,10 +420,20 @@ fn mark_usage_errors_name_the_option_and_exit_2() {
             &["--fuzz-time", "-1", "a"],
             "--fuzz-time: \"-1\" is not a number of seconds",
         ),
+        // `check`'s floor, in `check`'s words.
+        (
+            &["--timeout", "0", "a"],
+            "--timeout: \"0\" is not a number of seconds from above 0 to 1000000",
+        ),
+        (
+            &["--timeout", "0.0001", "a"],
+            "--timeout: \"0.0001\" is below a millisecond: no program starts that fast",
+        ),
     ];
     for (args, want) in cases {
         let output = assert_cmd::Command::new(BIN)
             .arg("mark")
+            .args(crate::common::unisolated())
             .args(*args)
             .timeout(Duration::from_secs(60))
             .output()
@@ -372,7 +449,7 @@ fn the_progress_line_counts_the_submissions_and_names_the_one_being_marked() {
     use gomoku_mist::conform::mark::compile::Compiler;
     use gomoku_mist::conform::mark::memory::{Checker, MemoryOptions};
     use gomoku_mist::conform::mark::score::Weights;
-    use gomoku_mist::conform::mark::suite::SuiteOptions;
+    use gomoku_mist::conform::mark::suite::{Suite, SuiteOptions};
     use gomoku_mist::conform::mark::{self, MarkFormat, MarkOptions};
 
     // Submissions that do not compile: whether or not there is a compiler,
@@ -385,7 +462,7 @@ fn the_progress_line_counts_the_submissions_and_names_the_one_being_marked() {
         source: "gitm.c".into(),
         compiler: Compiler::course(),
         suite: SuiteOptions {
-            suite: root().join("tests/mark/suite"),
+            suite: Suite::Folder(root().join("tests/mark/suite")),
             read_args: gomoku_mist::cli::setup,
             timeout: Duration::from_secs(5),
             jobs: 1,
@@ -461,6 +538,7 @@ fn a_submission_writing_a_large_file_is_killed_for_it_and_leaves_nothing() {
     }
     let output = assert_cmd::Command::new(BIN)
         .args(["mark", "--tests", "tests/mark/suite", "--fuzz-time", "1"])
+        .args(crate::common::unisolated())
         .args(["--memcheck", "none", "--format", "json"])
         .arg("tests/mark/hostile/writes")
         .env("TMPDIR", &tmp)
@@ -764,4 +842,92 @@ fn links_fifos_and_unreadable_files_are_named_never_read_and_the_class_is_marked
     let open = std::fs::Permissions::from_mode(0o755);
     let _ = std::fs::set_permissions(dir.join("closed"), open);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn where_the_programs_cannot_be_isolated_mark_refuses_unless_told_to_go_on() {
+    let run = |extra: &[&str]| {
+        assert_cmd::Command::new(BIN)
+            .arg("mark")
+            .args(extra)
+            .args(["--tests", "tests/mark/suite", "--fuzz-time", "0"])
+            .args(["--memcheck", "none", "tests/mark/class/correct"])
+            .env("PATH", "/nonexistent")
+            .current_dir(root())
+            .timeout(CLASS_TIME)
+            .output()
+            .expect("run gomoku-mist mark")
+    };
+    let refused = run(&[]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(refused.stdout.is_empty(), "marked anyway");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("bwrap (bubblewrap) is not installed: mark runs every submission isolated")
+            && stderr.contains("--unisolated"),
+        "{stderr}"
+    );
+    // Told to, it marks (no compiler on this PATH: a zero, said why), and
+    // says how little the programs were contained.
+    let went_on = run(&["--unisolated"]);
+    let stdout = String::from_utf8_lossy(&went_on.stdout);
+    let stderr = String::from_utf8_lossy(&went_on.stderr);
+    assert_eq!(went_on.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stdout.contains("compiles: NO"), "{stdout}");
+    assert!(
+        stderr.contains("so the program under test is not isolated"),
+        "{stderr}"
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_fork_bomb_marked_beside_a_classmate_costs_the_classmate_nothing() {
+    if let Some(why) = missing("gcc") {
+        println!("skipped: {why}");
+        return;
+    }
+    // Only as root does each run get a user of its own; as another user
+    // every run's processes are that user's, and a fork bomb is not a
+    // thing to set off on someone's own machine.
+    if !rustix::process::geteuid().is_root() {
+        println!("skipped: each run has a user of its own only when the kit runs as root");
+        return;
+    }
+    let args = |submissions: &[&'static str]| {
+        let mut args = vec![
+            "--tests",
+            "tests/mark/suite",
+            "--fuzz-time",
+            "1",
+            "--memcheck",
+            "none",
+            "--jobs",
+            "8",
+            "--format",
+            "json",
+        ];
+        args.extend_from_slice(submissions);
+        args
+    };
+    let alone = mark(&args(&["tests/mark/class/correct"])).0;
+    let alone: Value = serde_json::from_str(&alone).expect("JSON");
+    let (both, _) = mark(&args(&[
+        "tests/mark/hostile/fork-bomb",
+        "tests/mark/class/correct",
+    ]));
+    let both: Value = serde_json::from_str(&both).expect("JSON");
+    let (bomb, correct) = (&both["submissions"][0], &both["submissions"][1]);
+    assert_eq!(correct["name"], "correct");
+    let marks = |s: &Value| (s["marks"].clone(), s["correctness"]["rules"].clone());
+    assert_eq!(
+        marks(correct),
+        marks(&alone["submissions"][0]),
+        "the classmate's marks changed beside a fork bomb: {both:#}"
+    );
+    assert_eq!(correct["correctness"]["skipped"], 0, "{both:#}");
+    // The bomb itself is stopped, each time, at the process limit.
+    let failures = bomb["correctness"]["failures"].to_string();
+    assert!(failures.contains("too many processes"), "{bomb:#}");
 }

@@ -8,9 +8,21 @@
 
 use serde_json::{Value, json};
 
-use super::marked::{Marked, Rule};
+use super::marked::{Marked, Rule, SuiteUsed};
 use super::score::Marks;
 use super::text::{self, NOT_OFFICIAL};
+
+/// The suite, in the kit's JSON.
+fn suite(used: &SuiteUsed) -> Value {
+    json!({
+        "name": used.name,
+        "built_in": used.built_in,
+        "version": used.built_in.then_some(env!("CARGO_PKG_VERSION")),
+        "cases": used.cases,
+        "hash": used.hash_text(),
+        "said": used.said(),
+    })
+}
 
 /// The kit's JSON for one submission.
 pub fn submission(m: &Marked, marks: &Marks) -> Value {
@@ -57,6 +69,7 @@ pub fn submission(m: &Marked, marks: &Marks) -> Value {
             "reason": n.why,
         })).collect::<Vec<_>>(),
         "folder_read": m.folder_not_read().is_none(),
+        "suite": suite(&m.suite),
         "compiles": m.build.compiled,
         "compiles_only_with_vla_allowed": m.build.relaxed,
         "compile_command": m.build.command,
@@ -94,6 +107,7 @@ pub fn submission(m: &Marked, marks: &Marks) -> Value {
 pub fn all(all: &[(Marked, Marks)]) -> String {
     let doc = json!({
         "note": NOT_OFFICIAL,
+        "suite": all.first().map(|(m, _)| suite(&m.suite)),
         "submissions": all.iter().map(|(m, marks)| submission(m, marks)).collect::<Vec<_>>(),
     });
     pretty(&doc)
@@ -220,8 +234,8 @@ pub fn junit(all: &[(Marked, Marks)]) -> String {
             m.took.as_secs_f64()
         ));
         out.push_str(&format!(
-            "    <properties><property name=\"total\" value=\"{}\"/><property name=\"max\" value=\"{}\"/><property name=\"note\" value=\"{}\"/></properties>\n",
-            marks.total, marks.max, xml(NOT_OFFICIAL)
+            "    <properties><property name=\"total\" value=\"{}\"/><property name=\"max\" value=\"{}\"/><property name=\"note\" value=\"{}\"/><property name=\"suite\" value=\"{}\"/></properties>\n",
+            marks.total, marks.max, xml(NOT_OFFICIAL), xml(&m.suite.said())
         ));
         for (name, failure) in cases {
             match failure {

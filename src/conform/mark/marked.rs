@@ -15,6 +15,8 @@ pub struct Marked {
     /// What of it was not read, with why, in path order; the folder
     /// itself alone when it was not read (then nothing of it was marked).
     pub not_read: Vec<NotRead>,
+    /// The suite it was marked against.
+    pub suite: SuiteUsed,
     /// Whether and how it compiled.
     pub build: Build,
     /// Each restriction broken, in the order of [`Rule::ALL`].
@@ -53,6 +55,44 @@ pub struct NotRead {
     pub path: String,
     /// Why, as a predicate: `links outside the submission`.
     pub why: String,
+}
+
+/// The suite marked against, as every report states it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SuiteUsed {
+    /// Its name: `the built-in golden suite`, or its folder as given.
+    pub name: String,
+    /// Whether it is the one built into this program.
+    pub built_in: bool,
+    /// How many cases (`.in` files) it holds.
+    pub cases: usize,
+    /// A hash of its cases' files, the same for two suites with the same
+    /// files under the same names ([`super::suite::Ready`]).
+    pub hash: u64,
+}
+
+impl SuiteUsed {
+    /// The hash as the reports write it, named, so that another hash can
+    /// replace it without being taken for this one.
+    pub fn hash_text(&self) -> String {
+        format!("fnv1a64:{:016x}", self.hash)
+    }
+
+    /// Which suite, in a line: the built-in one with the version of the
+    /// program it is built into (the version fixes the suite).
+    pub fn said(&self) -> String {
+        let of = if self.built_in {
+            concat!(" of gomoku-mist ", env!("CARGO_PKG_VERSION"))
+        } else {
+            ""
+        };
+        format!(
+            "{}{of} ({} cases, {})",
+            self.name,
+            self.cases,
+            self.hash_text()
+        )
+    }
 }
 
 /// How the compiler did.

@@ -10,9 +10,9 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::super::case;
 use super::super::run::{self, Limits};
 use super::super::sandbox::Kit;
-use super::super::{case, report};
 use super::marked::{Memory, Tool};
 
 /// valgrind runs a program this many times slower, or less: its runs get
@@ -105,7 +105,8 @@ fn sample(cases: &[PathBuf], most: usize) -> Vec<PathBuf> {
 }
 
 /// Checks `program` on a sample of `ended` (the suite's cases that ended
-/// in time); `asan` builds it with AddressSanitizer when asked.
+/// in time); `asan` builds it with AddressSanitizer when asked; `shown`
+/// names a case as the reports do.
 pub fn memory(
     kit: Option<&Kit>,
     program: &Path,
@@ -113,6 +114,7 @@ pub fn memory(
     ended: &[PathBuf],
     opts: &MemoryOptions,
     scratch: &Path,
+    shown: &dyn Fn(&Path) -> String,
 ) -> Memory {
     let cases = sample(ended, opts.cases);
     let valgrind = on_path("valgrind");
@@ -141,7 +143,7 @@ pub fn memory(
             if let Some(found) = found {
                 with_errors += 1;
                 if with_errors <= CASES_SHOWN {
-                    errors.push((report::shown_path(path), found));
+                    errors.push((shown(path), found));
                 }
             }
         }
@@ -162,7 +164,7 @@ pub fn memory(
         cases: (if tool.is_ok() { cases.len() } else { 0 }, ended.len()),
         tool: tool.map(|(t, _)| t),
         errors,
-        peak: peak(kit, program, &cases, opts, scratch),
+        peak: peak(kit, program, &cases, opts, scratch, shown),
         limit_kib: opts.limit_kib,
     }
 }
@@ -256,6 +258,7 @@ fn peak(
     cases: &[PathBuf],
     opts: &MemoryOptions,
     scratch: &Path,
+    shown: &dyn Fn(&Path) -> String,
 ) -> Result<(u64, String), String> {
     let time = on_path("time").ok_or("not measured: GNU time is not installed")?;
     let peaks = each_case(cases, opts.jobs, &|n, input| {
@@ -289,7 +292,7 @@ fn peak(
     for (path, kib) in cases.iter().zip(peaks) {
         if let Some(kib) = kib {
             if most.as_ref().is_none_or(|(m, _)| kib > *m) {
-                most = Some((kib, report::shown_path(path)));
+                most = Some((kib, shown(path)));
             }
         }
     }

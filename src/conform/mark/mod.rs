@@ -5,7 +5,9 @@
 //! 2. [`restrict`]: source files beyond the scaffold's, variable-length
 //!    arrays (from the compiler), and dynamic memory, files and mapped
 //!    memory read from the program's imported symbols;
-//! 3. [`suite`]: the hidden-style suite through `check`, and `fuzz`;
+//! 3. [`suite`]: the hidden-style suite through `check` (the golden
+//!    suite built into the program, [`golden`], unless a folder is
+//!    given), and `fuzz`;
 //! 4. [`memory`]: valgrind (or AddressSanitizer), and the peak memory;
 //! 5. [`student`]: the student's own tests, each `.out` checked against
 //!    the reference, and the scenarios they cover;
@@ -24,6 +26,7 @@
 
 pub mod compile;
 pub mod data;
+pub mod golden;
 pub mod marked;
 pub mod memory;
 pub mod restrict;
@@ -109,10 +112,7 @@ pub fn mark(
     out: &mut dyn Write,
     mut progress: Option<&mut dyn Write>,
 ) -> Result<Outcome, ConformError> {
-    std::fs::read_dir(&opts.suite.suite).map_err(|source| ConformError::Path {
-        path: opts.suite.suite.clone(),
-        source,
-    })?;
+    let suite = suite::Ready::new(&opts.suite.suite)?;
     // A submission that is not there is a slip of the marker's, told at
     // once; one that is there but cannot be read is marked as what it is.
     for folder in &opts.submissions {
@@ -135,7 +135,7 @@ pub fn mark(
     thread::scope(|scope| -> Result<(), ConformError> {
         for _ in 0..workers {
             let send = send.clone();
-            let (next, names) = (&next, &names);
+            let (next, names, suite) = (&next, &names, &suite);
             scope.spawn(move || {
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
@@ -145,7 +145,7 @@ pub fn mark(
                     if send.send((index, None)).is_err() {
                         break;
                     }
-                    let marked = mark_one(folder, &names[index], opts, kit, inner);
+                    let marked = mark_one(folder, &names[index], opts, kit, suite, inner);
                     if send.send((index, Some(marked))).is_err() {
                         break;
                     }
@@ -239,18 +239,20 @@ fn names(folders: &[PathBuf]) -> Vec<String> {
     names
 }
 
-/// Marks one submission: every step that can run.
+/// Marks one submission against `suite`: every step that can run.
 fn mark_one(
     folder: &Path,
     name: &str,
     opts: &MarkOptions,
     kit: Option<&Kit>,
+    suite: &suite::Ready,
     jobs: usize,
 ) -> Marked {
     let start = Instant::now();
     let mut marked = Marked {
         name: name.to_owned(),
         folder: folder.to_path_buf(),
+        suite: suite.used.clone(),
         ..Marked::default()
     };
     let sub = match Submission::open(folder) {
@@ -302,12 +304,12 @@ fn mark_one(
         Some(dir) => dir.join(name).join("fuzz-failures"),
         None => scratch.path().join("fuzz-failures"),
     };
-    let suite = SuiteOptions {
+    let suite_opts = SuiteOptions {
         jobs,
         ..opts.suite.clone()
     };
-    let correctness =
-        suite::correctness(kit, &program, &suite, &fuzz_out).unwrap_or_else(|e| Correctness {
+    let correctness = suite::correctness(kit, &program, &suite_opts, suite, &fuzz_out)
+        .unwrap_or_else(|e| Correctness {
             suite: format!("(not run: {e})"),
             ..Correctness::default()
         });
@@ -323,6 +325,7 @@ fn mark_one(
         &correctness.ended,
         &memory_opts,
         scratch.path(),
+        &|path| suite.shown(path),
     ));
     marked.correctness = Some(correctness);
     marked.took = start.elapsed();

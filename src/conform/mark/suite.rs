@@ -1,8 +1,17 @@
 //! Correctness: the hidden-style suite run through `check`, and random
 //! sessions through `fuzz`, each read back from its own report, so that a
 //! mark says exactly what those commands would say to the student.
+//!
+//! The suite is the one built into the program ([`super::golden`]),
+//! written for the run into a folder of its own, or a folder of cases
+//! given; either way the reports name it, count its cases and give a
+//! hash of its files ([`Ready`]), so that two reports can be told to be
+//! of the same suite or not.
 
+use std::collections::HashMap;
 use std::ffi::OsString;
+use std::fs::File;
+use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -10,14 +19,186 @@ use serde_json::Value;
 
 use super::super::run::{self, End, Limits};
 use super::super::sandbox::Kit;
-use super::super::{CheckOptions, Format, FuzzOptions, Limit, ReadArgs, case, check, fuzz, trace};
-use super::marked::{Correctness, Failure, Fuzzed};
+use super::super::{
+    CheckOptions, ConformError, Format, FuzzOptions, Limit, ReadArgs, case, check, fuzz, reap,
+    report, trace,
+};
+use super::golden;
+use super::marked::{Correctness, Failure, Fuzzed, SuiteUsed};
+
+/// Where the cases come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Suite {
+    /// The golden suite built into this program.
+    BuiltIn,
+    /// A folder of cases (`--tests DIR`), as given.
+    Folder(PathBuf),
+}
+
+/// A suite ready to run: a folder of cases on disk, and what the reports
+/// say of it.
+#[derive(Debug)]
+pub struct Ready {
+    folder: PathBuf,
+    unpacked: Option<Unpacked>,
+    /// Which suite, its cases and its hash, as every report states them.
+    pub used: SuiteUsed,
+}
+
+impl Ready {
+    /// The suite on disk: a folder as given, or the built-in suite written
+    /// into a folder of its own, kept until this is dropped.
+    ///
+    /// # Errors
+    ///
+    /// [`ConformError`] for a folder or a case file that cannot be read,
+    /// or a built-in suite that cannot be written.
+    pub fn new(suite: &Suite) -> Result<Ready, ConformError> {
+        let (folder, unpacked, name) = match suite {
+            Suite::Folder(folder) => {
+                std::fs::read_dir(folder).map_err(|source| ConformError::Path {
+                    path: folder.clone(),
+                    source,
+                })?;
+                (folder.clone(), None, report::shown_path(folder))
+            }
+            Suite::BuiltIn => {
+                let unpacked = Unpacked::new()?;
+                let folder = golden::write(unpacked.0.path())?;
+                (
+                    folder,
+                    Some(unpacked),
+                    "the built-in golden suite".to_owned(),
+                )
+            }
+        };
+        let cases = case::find(std::slice::from_ref(&folder))?;
+        let hash = hash(&folder, &cases)?;
+        Ok(Ready {
+            used: SuiteUsed {
+                name,
+                built_in: unpacked.is_some(),
+                cases: cases.len(),
+                hash,
+            },
+            folder,
+            unpacked,
+        })
+    }
+
+    /// The folder of cases.
+    pub fn folder(&self) -> &Path {
+        &self.folder
+    }
+
+    /// How the reports name the case at `path`, a path under the folder:
+    /// a case of the built-in suite by its path in the suite
+    /// (`golden/win/anti_diagonal_middle.in`), not in a scratch folder
+    /// that is gone by the time anyone reads it.
+    pub fn shown(&self, path: &Path) -> String {
+        let inside = self
+            .unpacked
+            .as_ref()
+            .and_then(|u| path.strip_prefix(u.0.path()).ok());
+        report::shown_path(inside.unwrap_or(path))
+    }
+}
+
+/// The folder the built-in suite is written into for one run: a name no
+/// one can guess, readable by the kit's user only (the programs under
+/// test are fed their input, and never need to read a case), removed
+/// when dropped, or when the kit is stopped ([`reap`]).
+#[derive(Debug)]
+struct Unpacked(tempfile::TempDir);
+
+impl Unpacked {
+    fn new() -> Result<Unpacked, ConformError> {
+        let dir = tempfile::Builder::new()
+            .prefix("gomoku-mist-suite-")
+            .tempdir()
+            .map_err(|source| ConformError::Write {
+                path: std::env::temp_dir(),
+                source,
+            })?;
+        reap::keep(dir.path());
+        Ok(Unpacked(dir))
+    }
+}
+
+impl Drop for Unpacked {
+    fn drop(&mut self) {
+        reap::remove(self.0.path());
+    }
+}
+
+/// 64-bit FNV-1a: a few lines, and enough to tell two suites apart. It
+/// is no defence against someone making a suite with a given hash, which
+/// nobody marking has a reason to do.
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn add(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+impl io::Write for Fnv {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.add(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The hash of the files of `cases` (each `.in` file with the `.args`,
+/// `.out`, `.code` and `.err` beside it), found under `folder`: of each,
+/// in the order of its path under `folder` as bytes, that path, its
+/// length and its own hash. So the built-in suite hashes as the folder it
+/// was built from, wherever either is.
+fn hash(folder: &Path, cases: &[PathBuf]) -> Result<u64, ConformError> {
+    let mut files: Vec<(Vec<u8>, PathBuf)> = Vec::new();
+    for case in cases {
+        for extension in ["in", "args", "out", "code", "err"] {
+            let path = case.with_extension(extension);
+            // Only plain files: a FIFO would block the read for ever, a
+            // device would never end; `check` refuses such a case anyway.
+            if std::fs::metadata(&path).is_ok_and(|meta| meta.is_file()) {
+                let name = path.strip_prefix(folder).unwrap_or(&path);
+                files.push((name.as_os_str().as_encoded_bytes().to_vec(), path));
+            }
+        }
+    }
+    files.sort();
+    let mut suite = Fnv::new();
+    for (name, path) in &files {
+        let io = |source| ConformError::Path {
+            path: path.clone(),
+            source,
+        };
+        let mut file = Fnv::new();
+        let length = io::copy(&mut File::open(path).map_err(io)?, &mut file).map_err(io)?;
+        suite.add(name);
+        suite.add(&[0]);
+        suite.add(&length.to_le_bytes());
+        suite.add(&file.0.to_le_bytes());
+    }
+    Ok(suite.0)
+}
 
 /// How the suite and the fuzzing run.
 #[derive(Clone, Debug)]
 pub struct SuiteOptions {
-    /// The folder of cases.
-    pub suite: PathBuf,
+    /// Where the cases come from.
+    pub suite: Suite,
     /// How the reference reads a case's `.args`.
     pub read_args: ReadArgs,
     /// A run still going after this long is killed.
@@ -31,8 +212,9 @@ pub struct SuiteOptions {
     pub seed: u64,
 }
 
-/// Runs the suite and the fuzzing on `program`, each run contained by
-/// `kit`; fuzzing's failing cases are written under `fuzz_out`.
+/// Runs `suite` (made ready from `opts.suite`) and the fuzzing on
+/// `program`, each run contained by `kit`; fuzzing's failing cases are
+/// written under `fuzz_out`.
 ///
 /// # Errors
 ///
@@ -42,14 +224,30 @@ pub fn correctness(
     kit: Option<&Kit>,
     program: &Path,
     opts: &SuiteOptions,
+    suite: &Ready,
     fuzz_out: &Path,
 ) -> Result<Correctness, String> {
     let command = vec![program.as_os_str().to_owned()];
     let hangs = hangs_at_end_of_input(kit, &command, opts.timeout);
     let (paths, not_run_at_eof) = if hangs {
-        cases_not_ending_at_eof(&opts.suite)?
+        cases_not_ending_at_eof(suite.folder())?
     } else {
-        (vec![opts.suite.clone()], 0)
+        (vec![suite.folder().to_path_buf()], 0)
+    };
+    // `check` names each case as the reports show a path; each is taken
+    // back to its file (for the memory check) and its name in the suite.
+    let files: HashMap<String, PathBuf> = case::find(&paths)
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .map(|path| (report::shown_path(&path), path))
+        .collect();
+    let locate = |shown: &str| {
+        let path = files
+            .get(shown)
+            .cloned()
+            .unwrap_or_else(|| PathBuf::from(shown));
+        let name = suite.shown(&path);
+        (path, name)
     };
     let check_opts = CheckOptions {
         program: Some(command.clone()),
@@ -62,10 +260,10 @@ pub fn correctness(
     };
     let mut report = Vec::new();
     check(&check_opts, kit, &mut report).map_err(|e| e.to_string())?;
-    let mut found = read_check(&report)?;
+    let mut found = read_check(&report, &locate)?;
     found.not_run_at_eof = not_run_at_eof;
     found.contained = containment(kit);
-    found.suite = super::super::report::shown_path(&opts.suite);
+    found.suite.clone_from(&suite.used.name);
     found.fuzz = opts
         .fuzz_time
         .map(|time| run_fuzz(kit, command, time, opts, fuzz_out, hangs));
@@ -120,15 +318,19 @@ fn cases_not_ending_at_eof(suite: &Path) -> Result<(Vec<PathBuf>, usize), String
     Ok((kept, left))
 }
 
-/// The cases of `check`'s JSON report.
-fn read_check(report: &[u8]) -> Result<Correctness, String> {
+/// The cases of `check`'s JSON report; `locate` gives the file of a path
+/// as the report shows it, and the case's name in the suite.
+fn read_check(
+    report: &[u8],
+    locate: &dyn Fn(&str) -> (PathBuf, String),
+) -> Result<Correctness, String> {
     let report: Value =
         serde_json::from_slice(report).map_err(|e| format!("cannot read check's report: {e}"))?;
     let cases = report["cases"].as_array().cloned().unwrap_or_default();
     let mut found = Correctness::default();
     for case in &cases {
         let text = |key: &str| case[key].as_str().unwrap_or_default().to_owned();
-        let path = text("path");
+        let (path, name) = locate(&text("path"));
         let decided = case["decisions"].as_array().is_some_and(|d| !d.is_empty());
         let tally = if decided {
             &mut found.decided
@@ -143,7 +345,7 @@ fn read_check(report: &[u8]) -> Result<Correctness, String> {
             Some("fail") => {
                 tally.1 += 1;
                 found.failures.push(Failure {
-                    case: path.clone(),
+                    case: name,
                     reason: text("reason"),
                     clause: case["clause"].as_str().map(str::to_owned),
                     decided,
@@ -156,9 +358,9 @@ fn read_check(report: &[u8]) -> Result<Correctness, String> {
             }
         }
         if text("reason") == "timed out" {
-            found.hung.push(PathBuf::from(path));
+            found.hung.push(path);
         } else {
-            found.ended.push(PathBuf::from(path));
+            found.ended.push(path);
         }
     }
     Ok(found)
@@ -259,6 +461,53 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_built_in_suite_is_named_and_hashed_as_the_folder_it_was_built_from() {
+        let built_in = Ready::new(&Suite::BuiltIn).expect("the built-in suite is written");
+        let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+        let folder = Ready::new(&Suite::Folder(golden.clone())).expect("tests/golden is read");
+        let cases = golden::FILES
+            .iter()
+            .filter(|(name, _)| name.ends_with(".in"))
+            .count();
+        assert_eq!(
+            (built_in.used.cases, built_in.used.hash),
+            (cases, folder.used.hash)
+        );
+        assert!(built_in.used.built_in && !folder.used.built_in);
+        assert_eq!(built_in.used.name, "the built-in golden suite");
+        let case = built_in.folder().join("win/anti_diagonal_middle.in");
+        assert!(case.is_file(), "{}", case.display());
+        assert_eq!(built_in.shown(&case), "golden/win/anti_diagonal_middle.in");
+        let unpacked = built_in.folder().to_path_buf();
+        drop(built_in);
+        assert!(!unpacked.exists(), "{} is left", unpacked.display());
+    }
+
+    #[test]
+    fn a_byte_or_a_name_changed_changes_the_hash() {
+        let hash_of = |files: &[(&str, &str)]| {
+            let dir = tempfile::tempdir().expect("a scratch folder");
+            for (name, text) in files {
+                std::fs::write(dir.path().join(name), text).expect("write a case file");
+            }
+            let used = Ready::new(&Suite::Folder(dir.path().to_path_buf()))
+                .expect("the folder is read")
+                .used;
+            (used.cases, used.hash)
+        };
+        let one = hash_of(&[("a.in", "who\n"), ("a.out", "B\n"), ("notes.txt", "x")]);
+        assert_eq!(one.0, 1);
+        assert_eq!(
+            one,
+            hash_of(&[("a.in", "who\n"), ("a.out", "B\n")]),
+            "not a case file"
+        );
+        assert_ne!(one, hash_of(&[("a.in", "who\n"), ("a.out", "W\n")]));
+        assert_ne!(one, hash_of(&[("b.in", "who\n"), ("b.out", "B\n")]));
+        assert_ne!(one, hash_of(&[("a.in", "who\nB\n"), ("a.out", "")]));
+    }
+
+    #[test]
     fn fuzz_findings_are_read_from_its_json() {
         let report = br#"{
   "program": "./gitm", "seed": 1, "cases": 40, "seconds": 1.0,
@@ -306,7 +555,8 @@ mod tests {
     {"path": "e.in", "verdict": "skip", "reason": "has .args", "clause": null, "detail": "", "decisions": [], "seconds": 0.0}
   ]
 }"#;
-        let found = read_check(report).expect("a report of check");
+        let locate = |shown: &str| (PathBuf::from(shown), format!("suite/{shown}"));
+        let found = read_check(report, &locate).expect("a report of check");
         assert_eq!(
             (found.rules, found.decided, found.skipped),
             ((1, 2), (1, 2), 1)
@@ -314,6 +564,7 @@ mod tests {
         assert_eq!(found.hung, [PathBuf::from("c.in")]);
         assert_eq!(found.ended.len(), 3);
         assert_eq!(found.failures[0].clause.as_deref(), Some("WIN-LINE"));
+        assert_eq!(found.failures[0].case, "suite/b.in");
         assert!(found.failures[1].decided);
     }
 }

@@ -21,6 +21,7 @@ pub fn page(m: &Marked, marks: &Marks) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "== {} ({})", m.name, m.folder.display());
     let _ = writeln!(out, "{NOT_OFFICIAL}");
+    let _ = writeln!(out, "suite: {}", m.suite.said());
     write_not_read(&mut out, m);
     write_build(&mut out, m);
     write_restrictions(&mut out, m);
@@ -352,6 +353,9 @@ pub fn summary(all: &[(Marked, Marks)]) -> String {
         "{} submissions marked, out of {max} (not the course's official marks)",
         all.len()
     );
+    if let Some((m, _)) = all.first() {
+        let _ = writeln!(out, "suite: {}", m.suite.said());
+    }
     out
 }
 
