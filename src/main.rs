@@ -25,6 +25,9 @@ fn main() -> ExitCode {
     if args.first().is_some_and(|a| a == sandbox::LAUNCH) {
         return ExitCode::from(conform::launch::main(&args));
     }
+    if args.first().is_some_and(|a| a == sandbox::INNER) {
+        return ExitCode::from(conform::launch::inner(&args));
+    }
     let action = match cli::parse(args) {
         Ok(action) => action,
         Err(e) => {

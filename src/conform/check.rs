@@ -472,3 +472,51 @@ fn judge(
         }
     })
 }
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use crate::conform::Setup;
+
+    /// A `.in` case `name` in `dir` with `input`.
+    fn case(dir: &std::path::Path, name: &str, input: &[u8]) {
+        std::fs::write(dir.join(format!("{name}.in")), input).expect("write a case");
+    }
+
+    #[test]
+    fn term_alone_is_asked_up_front_with_the_whole_timeout() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let log = dir.path().join("log");
+        // Slow on `term` alone (half the timeout and more), quick and
+        // wrong on anything else: asked within what a failing case had
+        // left of its time, `term` alone would seem to hang.
+        let script = format!(
+            "input=$(cat); echo \"[$input]\" >> '{}'; \
+             if [ \"$input\" = term ]; then sleep 1.5; exit 1; fi; echo wrong; exit 1",
+            log.display()
+        );
+        let cases = dir.path().join("cases");
+        std::fs::create_dir(&cases).expect("a folder");
+        for name in ["a", "b", "c"] {
+            case(&cases, name, b"who\nterm\n");
+        }
+        let timeout = Duration::from_secs(2);
+        let opts = CheckOptions {
+            program: Some(["sh", "-c", &script].map(OsString::from).to_vec()),
+            paths: vec![cases],
+            timeout,
+            jobs: 3,
+            read_args: |_| Setup::contract(),
+            format: Format::Json,
+            contain: Default::default(),
+        };
+        let mut out = Vec::new();
+        let outcome = check(&opts, None, &mut out).expect("check runs");
+        assert_eq!(outcome, Outcome::Failed);
+        let log = std::fs::read_to_string(&log).expect("the runs' log");
+        // Before any case.
+        assert_eq!(log.lines().next(), Some("[term]"), "{log}");
+        let slow = ["sh", "-c", "sleep 1.5; exit 1"].map(OsString::from);
+        assert_eq!(term_alone(None, &slow, timeout), TermCheck::Right);
+    }
+}

@@ -17,7 +17,7 @@
 //! for no user change and no bwrap.
 
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -161,9 +161,12 @@ fn contain(launch: &Launch) -> Status {
     // run with a user of its own is bounded by it alone, so the bound
     // holds whatever the other runs do. The count below is what reports
     // (a program may have threads); this is the backstop against a fork
-    // bomb faster than the count, with room for bwrap's own two.
+    // bomb faster than the count, with room for the helpers.
     if launch.user.is_some() {
-        limits.push((Resource::Nproc, exact(c.processes.saturating_mul(2) + 2)));
+        limits.push((
+            Resource::Nproc,
+            exact(c.processes.saturating_mul(2) + HELPERS),
+        ));
     }
     for (resource, limit) in limits {
         if let Err(e) = setrlimit(resource, limit) {
@@ -180,13 +183,29 @@ fn contain(launch: &Launch) -> Status {
         },
         None => None,
     };
-    let mut command = match (&launch.bwrap, &told) {
-        (Some(bwrap), Some((_, write))) => {
+    // In the box the program's parent is this program again, which alone
+    // sees how it ended (bwrap gives a signal on as 128 and its number,
+    // as a program could exit).
+    let inner = match &launch.bwrap {
+        Some(_) => match Inner::prepare(launch) {
+            Ok(inner) => Some(inner),
+            Err(e) => return Status::Unstarted(format!("cannot prepare the box: {e}")),
+        },
+        None => None,
+    };
+    let mut command = match (&launch.bwrap, &told, &inner) {
+        (Some(bwrap), Some((_, write)), Some(inner)) => {
             let mut command = Command::new(bwrap);
             command
                 .args(sandbox::box_args(Some(&launch.scratch), &launch.program))
+                .arg("--bind")
+                .arg(&inner.dir)
+                .arg(INNER_DIR)
                 .arg("--json-status-fd")
                 .arg(rustix::fd::AsRawFd::as_raw_fd(write).to_string())
+                .arg("--")
+                .arg(Path::new(INNER_DIR).join(INNER_EXE))
+                .arg(sandbox::INNER)
                 .arg("--");
             command.args(&launch.program);
             command
@@ -223,8 +242,8 @@ fn contain(launch: &Launch) -> Status {
     };
     let told = told.map(|(read, _write)| read);
     // bwrap's own two processes (its monitor and the namespace's init)
-    // are not the program's.
-    let helpers = if launch.bwrap.is_some() { 2 } else { 0 };
+    // and the inner launcher are not the program's.
+    let helpers = if launch.bwrap.is_some() { HELPERS } else { 0 };
     let me = std::process::id();
     let mut looks = 0u32;
     // Most programs under test answer in a millisecond: their end is
@@ -240,7 +259,7 @@ fn contain(launch: &Launch) -> Status {
     let mut pause = Duration::from_micros(100);
     let status = loop {
         match child.try_wait() {
-            Ok(Some(status)) => break ended(status, launch.bwrap.is_some(), c),
+            Ok(Some(status)) => break ended(status, c),
             Ok(None) => {}
             Err(e) => break Status::CannotStart(format!("cannot wait for it: {e}")),
         }
@@ -252,7 +271,7 @@ fn contain(launch: &Launch) -> Status {
         if memory > c.memory {
             break Status::Over(Overrun::Memory(c.memory));
         }
-        if tree.len().saturating_sub(helpers) as u64 > c.processes {
+        if (tree.len() as u64).saturating_sub(helpers) > c.processes {
             break Status::Over(Overrun::Processes(c.processes));
         }
         // Counting open files costs a folder read a process: a tenth as
@@ -278,11 +297,155 @@ fn contain(launch: &Launch) -> Status {
         }
     };
     kill_all(me, &mut child);
-    match (status, told) {
-        (status @ (Status::Stopped | Status::Over(_)), _) | (status, None) => status,
-        (status, Some(read)) if began(&read) => status,
-        (_, Some(_)) => Status::Unstarted("bwrap could not make the box".to_owned()),
+    match (status, told, inner) {
+        (status @ (Status::Stopped | Status::Over(_)), _, _) | (status, None, _) => status,
+        (_, Some(read), _) if !began(&read) => {
+            Status::Unstarted("bwrap could not make the box".to_owned())
+        }
+        (status, _, inner) => match inner.and_then(|i| i.said()) {
+            Some(Status::Signal(signal)) => {
+                over_by_signal(signal, c).unwrap_or(Status::Signal(signal))
+            }
+            Some(said) => said,
+            // The inner launcher said nothing: bwrap's own word, taken as
+            // a code.
+            None => status,
+        },
     }
+}
+
+/// Processes of a run under bwrap that are not the program's: bwrap's
+/// monitor, the namespace's init, and the inner launcher.
+const HELPERS: u64 = 3;
+
+/// Where the inner launcher's folder is in the box.
+const INNER_DIR: &str = "/.gomoku-mist-launch";
+/// This program's name there.
+const INNER_EXE: &str = "launch";
+/// The pipe the inner launcher says on how the program ended.
+const INNER_FIFO: &str = "status";
+
+/// The inner launcher's folder, outside the box: this program, by a
+/// second name (or a copy), and a named pipe, each of which the inner
+/// launcher removes before it starts the program, so that the program
+/// can neither run this program (the reference: every case would pass)
+/// nor say how it ended in the inner launcher's place.
+#[cfg(target_os = "linux")]
+struct Inner {
+    dir: PathBuf,
+    /// The read end of the named pipe, opened before the box exists.
+    said: rustix::fd::OwnedFd,
+}
+
+#[cfg(target_os = "linux")]
+impl Inner {
+    fn prepare(launch: &Launch) -> std::io::Result<Inner> {
+        use rustix::fs::{Mode, OFlags};
+        let room = launch
+            .scratch
+            .parent()
+            .ok_or_else(|| std::io::Error::other("the scratch folder has no parent"))?;
+        let dir = room.join("launch");
+        std::fs::create_dir(&dir)?;
+        let exe = dir.join(INNER_EXE);
+        let me = std::env::current_exe()?;
+        if std::fs::hard_link(&me, &exe).is_err() {
+            std::fs::copy(&me, &exe)?;
+        }
+        let fifo = dir.join(INNER_FIFO);
+        rustix::fs::mkfifoat(rustix::fs::CWD, &fifo, Mode::from_raw_mode(0o600))?;
+        let said = rustix::fs::open(
+            &fifo,
+            OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC,
+            Mode::empty(),
+        )?;
+        if let Some((uid, gid)) = launch.user {
+            for path in [&dir, &fifo] {
+                std::os::unix::fs::chown(path, Some(uid), Some(gid))?;
+            }
+        }
+        Ok(Inner { dir, said })
+    }
+
+    /// What the inner launcher said, if it said anything.
+    fn said(&self) -> Option<Status> {
+        let mut said = Vec::new();
+        let mut chunk = [0u8; 256];
+        while let Ok(n) = rustix::io::read(&self.said, &mut chunk) {
+            if n == 0 || said.len() > 1 << 12 {
+                break;
+            }
+            said.extend_from_slice(&chunk[..n]);
+        }
+        Status::parse(std::str::from_utf8(&said).ok()?.lines().next()?)
+    }
+}
+
+/// Runs the inner launcher (this program in the box, started by bwrap
+/// with [`sandbox::INNER`] first): takes the named pipe, removes it and
+/// its own file, makes itself unreadable to the program (no `/proc/N/exe`,
+/// `fd` or `mem` of it for another process of its user), starts the
+/// program, and says on the pipe how it ended. Its exit code is the
+/// program's, or 1.
+pub fn inner(args: &[OsString]) -> u8 {
+    let program = match args.iter().position(|a| a == "--") {
+        Some(at) => &args[at + 1..],
+        None => return BAD_LAUNCH,
+    };
+    let dir = Path::new(INNER_DIR);
+    let Ok(mut said) = std::fs::OpenOptions::new()
+        .write(true)
+        .open(dir.join(INNER_FIFO))
+    else {
+        return BAD_LAUNCH;
+    };
+    let mut say = |status: Status| {
+        let _ = std::io::Write::write_all(&mut said, (status.line() + "\n").as_bytes());
+        match status {
+            Status::Code(code) => u8::try_from(code).unwrap_or(1),
+            _ => 1,
+        }
+    };
+    let hidden = std::fs::remove_file(dir.join(INNER_FIFO))
+        .and_then(|()| std::fs::remove_file(dir.join(INNER_EXE)))
+        .and_then(|()| hide_self());
+    if let Err(e) = hidden {
+        return say(Status::Unstarted(format!("cannot hide the launcher: {e}")));
+    }
+    let Some((name, rest)) = program.split_first() else {
+        return say(Status::CannotStart("no program given".to_owned()));
+    };
+    let child = Command::new(name).args(rest).spawn();
+    let status = match child.and_then(|mut child| child.wait()) {
+        Ok(status) => exact(status),
+        Err(e) if sandbox::exhausted(&e) => {
+            Status::Unstarted(format!("{}: {e}", name.to_string_lossy()))
+        }
+        Err(e) => Status::CannotStart(format!("{}: {e}", name.to_string_lossy())),
+    };
+    say(status)
+}
+
+/// No other process of this user may read this one's memory, files or
+/// program through `/proc`.
+#[cfg(target_os = "linux")]
+fn hide_self() -> std::io::Result<()> {
+    rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable)?;
+    Ok(())
+}
+
+#[cfg(not(target_os = "linux"))]
+fn hide_self() -> std::io::Result<()> {
+    Ok(())
+}
+
+/// How a child of this process ended, exactly: a code, or a signal.
+fn exact(status: ExitStatus) -> Status {
+    #[cfg(unix)]
+    if let Some(signal) = std::os::unix::process::ExitStatusExt::signal(&status) {
+        return Status::Signal(signal);
+    }
+    status.code().map_or(Status::Signal(0), Status::Code)
 }
 
 /// A pipe whose write end a child inherits and whose read end it does
@@ -316,30 +479,18 @@ fn contain(launch: &Launch) -> Status {
         return Status::CannotStart("no program given".to_owned());
     };
     match Command::new(program).args(args).status() {
-        Ok(status) => ended(status, false, &launch.contain),
+        Ok(status) => ended(status, &launch.contain),
         Err(e) => Status::CannotStart(format!("{}: {e}", program.to_string_lossy())),
     }
 }
 
-/// How the program ended, from its exit status (bwrap's, under bwrap:
-/// bwrap passes a signal on as exit code 128 and its number).
-fn ended(status: ExitStatus, bwrap: bool, contain: &Contain) -> Status {
-    #[cfg(unix)]
-    let signal = std::os::unix::process::ExitStatusExt::signal(&status).or_else(|| {
-        status
-            .code()
-            .filter(|code| bwrap && (129..=128 + 64).contains(code))
-            .map(|code| code - 128)
-    });
-    #[cfg(not(unix))]
-    let signal: Option<i32> = {
-        let _ = bwrap;
-        None
-    };
-    match (signal, status.code()) {
-        (Some(signal), _) => over_by_signal(signal, contain).unwrap_or(Status::Signal(signal)),
-        (None, Some(code)) => Status::Code(code),
-        (None, None) => Status::Signal(0),
+/// How the program ended, from its exit status, a signal of a system
+/// limit named as that limit. (Under bwrap this is bwrap's status, which
+/// the inner launcher's word replaces.)
+fn ended(status: ExitStatus, contain: &Contain) -> Status {
+    match exact(status) {
+        Status::Signal(signal) => over_by_signal(signal, contain).unwrap_or(Status::Signal(signal)),
+        status => status,
     }
 }
 
@@ -447,19 +598,16 @@ mod tests {
     #[test]
     fn the_signals_of_the_system_limits_are_named_as_the_limits() {
         let contain = Contain::default();
-        let status = |raw: i32, bwrap: bool| ended(ExitStatus::from_raw(raw), bwrap, &contain);
+        let status = |raw: i32| ended(ExitStatus::from_raw(raw), &contain);
         // A raw wait status: the signal in the low bits, a code above them.
-        assert_eq!(status(24, false), Status::Over(Overrun::Cpu(60)));
-        assert_eq!(status(25, false), Status::Over(Overrun::FileSize(1 << 20)));
-        assert_eq!(status(11, false), Status::Signal(11));
-        assert_eq!(status(3 << 8, false), Status::Code(3));
-        // bwrap passes a signal on as 128 and its number.
-        assert_eq!(status(134 << 8, true), Status::Signal(6));
-        assert_eq!(
-            status(153 << 8, true),
-            Status::Over(Overrun::FileSize(1 << 20))
-        );
-        assert_eq!(status(134 << 8, false), Status::Code(134));
+        assert_eq!(status(24), Status::Over(Overrun::Cpu(60)));
+        assert_eq!(status(25), Status::Over(Overrun::FileSize(1 << 20)));
+        assert_eq!(status(11), Status::Signal(11));
+        assert_eq!(status(3 << 8), Status::Code(3));
+        // A code of 128 and a signal's number is a code: under bwrap the
+        // inner launcher, the program's parent, tells the two apart.
+        assert_eq!(status(134 << 8), Status::Code(134));
+        assert_eq!(status(153 << 8), Status::Code(153));
     }
 
     #[test]

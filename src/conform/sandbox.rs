@@ -28,6 +28,10 @@ use thiserror::Error;
 /// Not an option anyone types: it is not in `--help`.
 pub const LAUNCH: &str = "--launch-contained-run";
 
+/// The first argument that makes this program the inner launcher, the
+/// program's parent in bwrap's box ([`super::launch::inner`]).
+pub const INNER: &str = "--launch-inner-run";
+
 const MIB: u64 = 1 << 20;
 
 /// What a program under test may use; the defaults are in `--help`.

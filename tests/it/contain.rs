@@ -624,3 +624,23 @@ fn where_proc_is_another_namespaces_the_kit_refuses_in_one_line() {
     }
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_exit_code_of_128_and_more_is_a_code_and_a_crash_is_its_signal() {
+    let dir = cases("codes");
+    fs::write(dir.join("exits.sh"), "exit 134\n").expect("write a script");
+    let ran = check(&dir, "sh exits.sh", &[], &[]);
+    assert!(
+        ran.stdout.contains("\n  exit code 134, expected 1\n"),
+        "{}{}",
+        ran.stdout,
+        ran.stderr
+    );
+    let ran = check(&dir, &program("crash", &[]), &[], &[]);
+    assert!(
+        ran.stdout.contains("killed by SIGABRT (a crash?)"),
+        "{}",
+        ran.stdout
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
