@@ -347,8 +347,26 @@ fn clock_seed() -> u64 {
     now.map_or(0, |d| d.as_nanos() as u64)
 }
 
+/// The paragraph of `check`'s and `fuzz`'s help on how the program runs.
+macro_rules! contained {
+    () => {
+        "\
+The program runs contained: in a scratch folder of its own, removed after
+each run, with only PATH, LANG, HOME and TMPDIR set (HOME and TMPDIR are
+that folder), as a user of its own when this runs as root, and killed,
+with the limit named, when its processes hold more than 512 MiB of
+memory (--memory), when one uses more than 60 s of CPU time, when more
+than 64 run at once, when it writes a file larger than 1 MiB or opens
+more than 256 files. Where bwrap (bubblewrap) works it runs in a box:
+no network, its own processes, and of the file system only the system's
+folders and its program's, read-only, and its scratch folder.
+"
+    };
+}
+
 /// `gomoku-mist check --help`.
-pub const CHECK_HELP: &str = "\
+pub const CHECK_HELP: &str = concat!(
+    "\
 Usage: gomoku-mist check [--program CMD] [--timeout SECS] [--jobs N]
                          [--format FORMAT] [--memory MIB] [--isolate]
                          PATH...
@@ -370,15 +388,9 @@ end of input, a last line without a newline, odd bytes, ...) names it, so
 \"wrong\" and \"decided differently\" can be told apart. Exit code 0 if all
 pass, 1 if one fails or none was checked at all, 2 for a bad command line.
 
-The program runs contained: in a scratch folder of its own, removed after
-each run, with only PATH, LANG, HOME and TMPDIR set (HOME and TMPDIR are
-that folder), as nobody when this runs as root, and killed, with the
-limit named, when its processes hold more than 512 MiB of memory
-(--memory), when one uses more than 60 s of CPU time, when more than 64
-run at once, when it writes a file larger than 1 MiB or opens more than
-256 files. Where bwrap (bubblewrap) works it also has no network, a
-read-only file system but its scratch folder, and its own processes only.
-
+",
+    contained!(),
+    "
 Options:
   --program CMD    the program to check, with its arguments, split like a
                    shell would (quotes work) and run without one; a name
@@ -395,10 +407,12 @@ Options:
   --isolate        refuse to run without bwrap's isolation
   -h, --help       print this help
   -V, --version    print the version
-";
+"
+);
 
 /// `gomoku-mist fuzz --help`.
-pub const FUZZ_HELP: &str = "\
+pub const FUZZ_HELP: &str = concat!(
+    "\
 Usage: gomoku-mist fuzz --program CMD [--seed N] [--time SECS | --cases N]
                         [--out DIR] [--timeout SECS] [--jobs N]
                         [--format FORMAT] [--assignment-only] [--memory MIB]
@@ -424,15 +438,9 @@ assignment's rules, D of this contract's decisions`, or `0 failures`.
 Exit code 0 if nothing disagrees, 1 if something does (or no case ran, or
 DIR cannot be written), 2 for a bad command line.
 
-The program runs contained: in a scratch folder of its own, removed after
-each run, with only PATH, LANG, HOME and TMPDIR set (HOME and TMPDIR are
-that folder), as nobody when this runs as root, and killed, with the
-limit named, when its processes hold more than 512 MiB of memory
-(--memory), when one uses more than 60 s of CPU time, when more than 64
-run at once, when it writes a file larger than 1 MiB or opens more than
-256 files. Where bwrap (bubblewrap) works it also has no network, a
-read-only file system but its scratch folder, and its own processes only.
-
+",
+    contained!(),
+    "
 Options:
   --program CMD    the program to test (required), split like a shell
                    would (quotes work) and run without one; a name without
@@ -457,7 +465,8 @@ Options:
   --isolate        refuse to run without bwrap's isolation
   -h, --help       print this help
   -V, --version    print the version
-";
+"
+);
 
 /// `gomoku-mist cover --help`.
 pub const COVER_HELP: &str = "\

@@ -3,8 +3,10 @@
 //!
 //! It sets the limits on itself (the program inherits them: no code runs
 //! between `fork` and `exec`, so no unsafe code is needed), becomes the
-//! subreaper of what it starts, starts the program (as nobody, under
-//! bwrap, as the kit said), then looks at the program's processes every
+//! subreaper of what it starts, starts the program (as the run's own user,
+//! in bwrap's box, as the kit said; in the box the program's parent is
+//! this program again, [`inner`], which alone can tell a crash from an
+//! exit code), then looks at the program's processes every
 //! [`sandbox::WATCH`]: their resident memory summed, their number, their
 //! open files; over a limit, it kills them. When the program ends (or the
 //! launcher is told to stop, or its parent, the kit, dies) it kills every
@@ -14,7 +16,9 @@
 //!
 //! The arguments, after [`sandbox::LAUNCH`]: `STATUS MEMORY CPU PROCESSES
 //! FILE_SIZE OPEN_FILES UID GID BWRAP SCRATCH -- PROGRAM ARGS...`, with `-`
-//! for no user change and no bwrap.
+//! for no user change and no bwrap. Under bwrap a run fails as the kit's
+//! ([`Status::Unstarted`]), not the program's, when bwrap never said it
+//! made the box.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

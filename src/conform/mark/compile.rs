@@ -5,11 +5,12 @@
 //! The compiler is the marker's tool, but what it reads is the student's:
 //! an `#include "/etc/shadow"` would show the file's lines in its errors,
 //! and an `#include "/dev/zero"` would never end. So it runs contained
-//! like the student's program (as nobody when the kit is root, under bwrap
-//! where it works, in a scratch folder of its own, killed over its
-//! limits), with limits of its own ([`limits`]): the sources are copied
-//! into its folder, and the program it built is moved out of it, owned by
-//! the kit and closed to others' writes, to be run.
+//! like the student's program (as a user of its own when the kit is root,
+//! in bwrap's box where it works, in a scratch folder of its own, killed
+//! over its limits), with limits of its own ([`limits`]): the sources are
+//! copied into its folder, and the program it built is moved out of it,
+//! owned by the kit, closed to others' writes and readable by the runs
+//! alone, to be run.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

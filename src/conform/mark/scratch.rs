@@ -85,3 +85,37 @@ impl Drop for Scratch {
         reap::remove(&self.path);
     }
 }
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn a_scratch_folder_is_new_unguessable_closed_to_others_and_removed() {
+        let (a, b) = (
+            Scratch::new(None).expect("a folder"),
+            Scratch::new(None).expect("a folder"),
+        );
+        let name = |s: &Scratch| {
+            s.path()
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+        };
+        let mine = format!("{PREFIX}{}-", std::process::id());
+        for s in [&a, &b] {
+            let name = name(s).expect("a name");
+            // The kit's id, then a random part of its own.
+            assert!(
+                name.starts_with(&mine) && name.len() > mine.len() + 4,
+                "{name}"
+            );
+            let mode = std::fs::metadata(s.path()).map(|m| m.permissions().mode() & 0o777);
+            assert_eq!(mode.ok(), Some(0o700), "{name}");
+        }
+        assert_ne!(name(&a), name(&b));
+        let path = a.path().to_path_buf();
+        drop(a);
+        assert!(!path.exists(), "{} left behind", path.display());
+    }
+}
