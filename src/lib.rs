@@ -32,7 +32,9 @@
 //!   each disagreement put on the input line that caused it, found by
 //!   running the program again, and on that line's clause of the
 //!   contract; each program run contained, through this binary as its
-//!   launcher; and `mark`, a student's C submission marked along the
+//!   launcher, in bwrap's box where it works, as one
+//!   [`conform::sandbox::Kit`] made by the shell and passed down, never
+//!   global; and `mark`, a student's C submission marked along the
 //!   assignment's whole scheme on top of them). What two
 //!   shells share lives below them: [`rng`] (the seeded generator) and
 //!   [`cli::args`] (the generic command-line reader).
@@ -49,6 +51,10 @@
 //!   history nor the mist.
 //! - No game goes on after its ending: the session stops reading.
 //! - Input is bytes, never decoded; no input can make the program panic.
+//! - A program under test sees nothing of the marker's: in the box, only
+//!   the system's folders, its own and its scratch folder
+//!   ([`conform::sandbox::box_args`]); nothing of a submission is followed
+//!   out of it.
 //! - Answering a command allocates nothing. Of a line that does not lie
 //!   whole in the 64 KiB read buffer, at most [`controller::stream::HEAD`]
 //!   bytes are kept.
