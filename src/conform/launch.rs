@@ -106,6 +106,7 @@ pub fn main(args: &[OsString]) -> u8 {
     let Some(launch) = parse(args) else {
         return BAD_LAUNCH;
     };
+    let parent = parent_id();
     let status = contain(&launch);
     if status == Status::Stopped {
         // The kit is gone (it never stops a launcher otherwise): no one
@@ -117,6 +118,13 @@ pub fn main(args: &[OsString]) -> u8 {
     }
     // If the status cannot be written the kit says it cannot tell.
     let _ = std::fs::write(&launch.status, status.line() + "\n");
+    // The kit died as the run ended, before it could remove the run's
+    // folder: nothing will read it.
+    if kit_gone(parent) {
+        if let Some(run) = launch.scratch.parent() {
+            let _ = std::fs::remove_dir_all(run);
+        }
+    }
     match status {
         Status::Code(code) => u8::try_from(code).unwrap_or(1),
         _ => 1,
@@ -143,6 +151,17 @@ fn contain(launch: &Launch) -> Status {
         return Status::Stopped;
     }
     let _ = rustix::process::set_child_subreaper(Some(getpid()));
+    // In the box the program's parent is this program again, which alone
+    // sees how it ended (bwrap gives a signal on as 128 and its number,
+    // as a program could exit). Prepared before the limits: a copy of
+    // this program may be larger than the file size a program may write.
+    let inner = match &launch.bwrap {
+        Some(_) => match Inner::prepare(launch) {
+            Ok(inner) => Some(inner),
+            Err(e) => return Status::Unstarted(format!("cannot prepare the box: {e}")),
+        },
+        None => None,
+    };
     let c = &launch.contain;
     let exact = |n: u64| Rlimit {
         current: Some(n),
@@ -184,16 +203,6 @@ fn contain(launch: &Launch) -> Status {
         Some(_) => match status_pipe() {
             Ok(pipe) => Some(pipe),
             Err(e) => return Status::Unstarted(format!("cannot make a pipe for bwrap: {e}")),
-        },
-        None => None,
-    };
-    // In the box the program's parent is this program again, which alone
-    // sees how it ended (bwrap gives a signal on as 128 and its number,
-    // as a program could exit).
-    let inner = match &launch.bwrap {
-        Some(_) => match Inner::prepare(launch) {
-            Ok(inner) => Some(inner),
-            Err(e) => return Status::Unstarted(format!("cannot prepare the box: {e}")),
         },
         None => None,
     };
@@ -450,6 +459,22 @@ fn exact(status: ExitStatus) -> Status {
         return Status::Signal(signal);
     }
     status.code().map_or(Status::Signal(0), Status::Code)
+}
+
+/// This process's parent, the kit.
+#[cfg(unix)]
+fn parent_id() -> Option<i32> {
+    rustix::process::getppid().map(|p| p.as_raw_nonzero().get())
+}
+
+#[cfg(not(unix))]
+fn parent_id() -> Option<i32> {
+    None
+}
+
+/// Whether the kit that started this launcher is no longer its parent.
+fn kit_gone(kit: Option<i32>) -> bool {
+    kit.is_some() && parent_id() != kit
 }
 
 /// A pipe whose write end a child inherits and whose read end it does
