@@ -11,10 +11,10 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::diagnose::{self, Prober, TermCheck};
-use super::report::{json, xml};
+use super::report::json;
 use super::run::{self, Limits};
 use super::sandbox::Kit;
-use super::{ConformError, Expected, Format, Outcome, case, clause, report, trace};
+use super::{ConformError, Expected, Format, Outcome, case, clause, junit, report, trace};
 
 /// Output above this many times the expected size (and at least
 /// [`MIN_CAP`]) is cut off: no correct program comes near it.
@@ -161,7 +161,7 @@ pub fn check(
             }
             writeln!(out)?;
         }
-        Format::Junit => write_junit(out, &all, (passed, failed, skipped))?,
+        Format::Junit => write_junit(out, &all)?,
         Format::Json => write_json(out, &all, (passed, failed, skipped))?,
     }
     out.flush()?;
@@ -212,67 +212,52 @@ impl Judged {
     }
 }
 
-fn write_junit(
-    out: &mut dyn Write,
-    all: &[(String, Judged)],
-    (passed, failed, skipped): (usize, usize, usize),
-) -> Result<(), ConformError> {
-    let tests = passed + failed + skipped;
-    let time: f64 = all.iter().map(|(_, j)| j.took.as_secs_f64()).sum();
-    writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
-    writeln!(
-        out,
-        r#"<testsuites name="gomoku-mist check" tests="{tests}" failures="{failed}" skipped="{skipped}" errors="0" time="{time:.3}">"#
-    )?;
-    writeln!(
-        out,
-        r#"  <testsuite name="gomoku-mist check" tests="{tests}" failures="{failed}" skipped="{skipped}" errors="0" time="{time:.3}">"#
-    )?;
-    for (path, judged) in all {
-        write!(
-            out,
-            r#"    <testcase classname="gomoku-mist.check" name="{}" time="{:.3}""#,
-            xml(path),
-            judged.took.as_secs_f64()
-        )?;
+fn write_junit(out: &mut dyn Write, all: &[(String, Judged)]) -> Result<(), ConformError> {
+    let cases = all.iter().map(|(path, judged)| {
         let decisions = judged.decisions.join(", ");
-        match &judged.verdict {
-            Verdict::Pass if decisions.is_empty() => writeln!(out, "/>")?,
-            verdict => {
-                writeln!(out, ">")?;
-                if !decisions.is_empty() {
-                    writeln!(
-                        out,
-                        r#"      <properties><property name="decisions" value="{}"/></properties>"#,
-                        xml(&decisions)
-                    )?;
-                }
-                match verdict {
-                    Verdict::Pass => {}
-                    Verdict::Fail(summary, detail) => {
-                        let message = if !judged.on_decision() {
-                            (*summary).to_owned()
-                        } else {
-                            format!("{summary} (depends on this contract's decisions: {decisions})")
-                        };
-                        writeln!(
-                            out,
-                            r#"      <failure message="{}" type="{}">{}</failure>"#,
-                            xml(&message),
-                            xml(judged.blame.unwrap_or(summary)),
-                            xml(detail)
-                        )?;
-                    }
-                    Verdict::Skip(why) => {
-                        writeln!(out, r#"      <skipped message="{}"/>"#, xml(why))?;
-                    }
-                }
-                writeln!(out, "    </testcase>")?;
-            }
+        let outcome = match &judged.verdict {
+            Verdict::Pass => junit::Outcome::Pass,
+            Verdict::Fail(summary, detail) => junit::Outcome::Failure {
+                message: if judged.on_decision() {
+                    format!("{summary} (depends on this contract's decisions: {decisions})")
+                } else {
+                    (*summary).to_owned()
+                },
+                kind: Some(judged.blame.unwrap_or(summary).to_owned()),
+                body: detail.clone(),
+            },
+            Verdict::Skip(why) => junit::Outcome::Skipped {
+                message: why.clone(),
+            },
+        };
+        junit::Case {
+            classname: "gomoku-mist.check",
+            name: path.clone(),
+            time: Some(judged.took.as_secs_f64()),
+            properties: if decisions.is_empty() {
+                Vec::new()
+            } else {
+                vec![("decisions".to_owned(), decisions)]
+            },
+            outcome,
         }
-    }
-    writeln!(out, "  </testsuite>")?;
-    writeln!(out, "</testsuites>")?;
+    });
+    let report = junit::Report {
+        name: "gomoku-mist check".to_owned(),
+        shape: junit::Shape {
+            totals: true,
+            skipped: true,
+            inline: false,
+        },
+        suites: vec![junit::Suite {
+            name: "gomoku-mist check".to_owned(),
+            time: all.iter().map(|(_, j)| j.took.as_secs_f64()).sum(),
+            properties: Vec::new(),
+            cases: cases.collect(),
+            system_out: None,
+        }],
+    };
+    out.write_all(junit::render(&report).as_bytes())?;
     Ok(())
 }
 

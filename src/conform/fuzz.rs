@@ -29,11 +29,11 @@ use std::time::{Duration, Instant};
 
 use super::clause::{self, Kind};
 use super::diagnose::{self, Class, Finding, Prober, TermCheck, WHITESPACE, WIN_MISSED};
-use super::report::{json, xml};
+use super::report::json;
 use super::run::{self, End, Limits, Ran};
 use super::sandbox::Kit;
 use super::trace;
-use super::{ConformError, Expected, Format, Outcome, case, cover, generate, report};
+use super::{ConformError, Expected, Format, Outcome, case, cover, generate, junit, report};
 use crate::rng::Rng;
 
 /// Output above this many times the expected size (and at least
@@ -933,7 +933,7 @@ fn write_report(
             }
         }
         Format::Json => write_json(opts, report, (failures, rules, decisions), out)?,
-        Format::Junit => write_junit(opts, report, failures, out)?,
+        Format::Junit => write_junit(opts, report, out)?,
     }
     out.flush()?;
     Ok(outcome)
@@ -1020,75 +1020,74 @@ fn write_json(
 fn write_junit(
     opts: &FuzzOptions,
     report: &Report,
-    failures: u64,
     out: &mut dyn Write,
 ) -> Result<(), ConformError> {
-    let _ = failures;
-    let errors = usize::from(report.cannot_start.is_some());
-    let tests = report.shown.len() + report.flaky.len() + errors;
-    let head = format!(
-        r#"name="gomoku-mist fuzz" tests="{tests}" failures="{}" skipped="{}" errors="{errors}" time="{:.3}""#,
-        report.shown.len(),
-        report.flaky.len(),
-        report.seconds
-    );
-    writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
-    writeln!(out, "<testsuites {head}>")?;
-    writeln!(out, "  <testsuite {head}>")?;
-    writeln!(
-        out,
-        r#"    <properties><property name="seed" value="{}"/><property name="cases" value="{}"/></properties>"#,
-        report.seed, report.cases
-    )?;
+    let case = |name: String, outcome| junit::Case {
+        classname: "gomoku-mist.fuzz",
+        name,
+        time: None,
+        properties: Vec::new(),
+        outcome,
+    };
+    let mut cases = Vec::new();
     if let Some(why) = &report.cannot_start {
-        writeln!(
-            out,
-            r#"    <testcase classname="gomoku-mist.fuzz" name="start"><error message="{}"/></testcase>"#,
-            xml(&format!("cannot start the program: {why}"))
-        )?;
+        cases.push(case(
+            "start".to_owned(),
+            junit::Outcome::Error {
+                message: format!("cannot start the program: {why}"),
+            },
+        ));
     }
     for shown in &report.shown {
         let path = write_case(opts, shown)?;
-        writeln!(
-            out,
-            r#"    <testcase classname="gomoku-mist.fuzz" name="{}">"#,
-            xml(&format!(
-                "[{}: {}] {}",
-                shown.clause,
-                shown.kind.word(),
-                shown.cause
-            ))
-        )?;
-        writeln!(
-            out,
-            r#"      <failure message="{}" type="{}">{}</failure>"#,
-            xml(&shown.cause),
-            xml(shown.clause),
-            xml(&format!(
-                "{} ({}, {}); {} failing cases, first case {}\ninput:\n{}{}written as {path}\n",
-                shown.clause,
-                shown.kind.word(),
-                shown.class.word(),
-                shown.count,
-                shown.index,
-                escaped(&shown.input),
-                differs(shown),
-            ))
-        )?;
-        writeln!(out, "    </testcase>")?;
+        cases.push(case(
+            format!("[{}: {}] {}", shown.clause, shown.kind.word(), shown.cause),
+            junit::Outcome::Failure {
+                message: shown.cause.clone(),
+                kind: Some(shown.clause.to_owned()),
+                body: format!(
+                    "{} ({}, {}); {} failing cases, first case {}\ninput:\n{}{}written as {path}\n",
+                    shown.clause,
+                    shown.kind.word(),
+                    shown.class.word(),
+                    shown.count,
+                    shown.index,
+                    escaped(&shown.input),
+                    differs(shown),
+                ),
+            },
+        ));
     }
     for (index, input) in &report.flaky {
-        writeln!(
-            out,
-            r#"    <testcase classname="gomoku-mist.fuzz" name="case {index}"><skipped message="{}"/></testcase>"#,
-            xml(&format!(
-                "not reproducible: disagreed once and agreed when run again: {}",
-                escaped(input)
-            ))
-        )?;
+        cases.push(case(
+            format!("case {index}"),
+            junit::Outcome::Skipped {
+                message: format!(
+                    "not reproducible: disagreed once and agreed when run again: {}",
+                    escaped(input)
+                ),
+            },
+        ));
     }
-    writeln!(out, "  </testsuite>")?;
-    writeln!(out, "</testsuites>")?;
+    let report = junit::Report {
+        name: "gomoku-mist fuzz".to_owned(),
+        shape: junit::Shape {
+            totals: true,
+            skipped: true,
+            inline: true,
+        },
+        suites: vec![junit::Suite {
+            name: "gomoku-mist fuzz".to_owned(),
+            time: report.seconds,
+            properties: vec![
+                ("seed".to_owned(), report.seed.to_string()),
+                ("cases".to_owned(), report.cases.to_string()),
+            ],
+            cases,
+            system_out: None,
+        }],
+    };
+    out.write_all(junit::render(&report).as_bytes())?;
     Ok(())
 }
 

@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use super::marked::{Marked, Rule, SuiteUsed};
 use super::score::Marks;
 use super::text::{self, NOT_OFFICIAL};
+use crate::conform::junit;
 
 /// The suite, in the kit's JSON.
 fn suite(used: &SuiteUsed) -> Value {
@@ -170,30 +171,9 @@ pub fn gradescope(m: &Marked, marks: &Marks) -> String {
     }))
 }
 
-/// `text` with the five characters XML gives a meaning escaped, and
-/// control bytes other than newline and tab left out.
-fn xml(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c if c.is_control() && c != '\n' && c != '\t' => out.extend(c.escape_default()),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// JUnit XML: a test suite a submission, a test case a check.
 pub fn junit(all: &[(Marked, Marks)]) -> String {
-    let mut out = String::from(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gomoku-mist mark\">\n",
-    );
-    for (m, marks) in all {
+    let suites = all.iter().map(|(m, marks)| {
         let mut cases: Vec<(String, Option<String>)> = vec![(
             "compiles".into(),
             (!m.build.compiled).then(|| format!("{}\n{}", m.build.command, m.build.messages)),
@@ -226,36 +206,44 @@ pub fn junit(all: &[(Marked, Marks)]) -> String {
                 (!full).then(|| part.basis.clone()),
             ));
         }
-        let failures = cases.iter().filter(|c| c.1.is_some()).count();
-        out.push_str(&format!(
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" time=\"{:.3}\">\n",
-            xml(&m.name),
-            cases.len(),
-            m.took.as_secs_f64()
-        ));
-        out.push_str(&format!(
-            "    <properties><property name=\"total\" value=\"{}\"/><property name=\"max\" value=\"{}\"/><property name=\"note\" value=\"{}\"/><property name=\"suite\" value=\"{}\"/></properties>\n",
-            marks.total, marks.max, xml(NOT_OFFICIAL), xml(&m.suite.said())
-        ));
-        for (name, failure) in cases {
-            match failure {
-                None => out.push_str(&format!("    <testcase classname=\"gomoku-mist.mark\" name=\"{}\"/>\n", xml(&name))),
-                Some(why) => out.push_str(&format!(
-                    "    <testcase classname=\"gomoku-mist.mark\" name=\"{}\">\n      <failure message=\"{}\">{}</failure>\n    </testcase>\n",
-                    xml(&name),
-                    xml(why.lines().next().unwrap_or_default()),
-                    xml(&why)
-                )),
-            }
+        junit::Suite {
+            name: m.name.clone(),
+            time: m.took.as_secs_f64(),
+            properties: vec![
+                ("total".to_owned(), marks.total.to_string()),
+                ("max".to_owned(), marks.max.to_string()),
+                ("note".to_owned(), NOT_OFFICIAL.to_owned()),
+                ("suite".to_owned(), m.suite.said()),
+            ],
+            cases: cases
+                .into_iter()
+                .map(|(name, failure)| junit::Case {
+                    classname: "gomoku-mist.mark",
+                    name,
+                    time: None,
+                    properties: Vec::new(),
+                    outcome: match failure {
+                        None => junit::Outcome::Pass,
+                        Some(why) => junit::Outcome::Failure {
+                            message: why.lines().next().unwrap_or_default().to_owned(),
+                            kind: None,
+                            body: why,
+                        },
+                    },
+                })
+                .collect(),
+            system_out: Some(text::page(m, marks)),
         }
-        out.push_str(&format!(
-            "    <system-out>{}</system-out>\n",
-            xml(&text::page(m, marks))
-        ));
-        out.push_str("  </testsuite>\n");
-    }
-    out.push_str("</testsuites>\n");
-    out
+    });
+    junit::render(&junit::Report {
+        name: "gomoku-mist mark".to_owned(),
+        shape: junit::Shape {
+            totals: false,
+            skipped: false,
+            inline: false,
+        },
+        suites: suites.collect(),
+    })
 }
 
 /// A CSV field, quoted when it must be (RFC 4180).
