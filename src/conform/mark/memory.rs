@@ -10,9 +10,9 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::super::case;
 use super::super::run::{self, Limits};
 use super::super::sandbox::{Kit, find_program};
+use super::super::{case, pool};
 use super::marked::{Memory, Tool};
 
 /// valgrind runs a program this many times slower, or less: its runs get
@@ -63,27 +63,9 @@ fn each_case<T: Send>(
     jobs: usize,
     run: &(dyn Fn(usize, &[u8]) -> Option<T> + Sync),
 ) -> Vec<Option<T>> {
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: std::sync::Mutex<Vec<Option<T>>> =
-        std::sync::Mutex::new((0..cases.len()).map(|_| None).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..jobs
-            .clamp(1, super::super::MAX_JOBS)
-            .min(cases.len().max(1))
-        {
-            scope.spawn(|| {
-                loop {
-                    let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(path) = cases.get(n) else { break };
-                    let Ok(case) = case::read(path) else { continue };
-                    let found = run(n, &case.input);
-                    let mut results = results.lock().unwrap_or_else(|p| p.into_inner());
-                    results[n] = found;
-                }
-            });
-        }
-    });
-    results.into_inner().unwrap_or_else(|p| p.into_inner())
+    pool::map(cases, jobs.clamp(1, super::super::MAX_JOBS), |n, path| {
+        case::read(path).ok().and_then(|case| run(n, &case.input))
+    })
 }
 
 /// At most `most` of `cases` (all if 0), spread evenly.
