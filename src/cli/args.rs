@@ -271,17 +271,13 @@ pub fn os_string(bytes: &[u8]) -> OsString {
     }
 }
 
-/// How much of an argument an error shows before cutting it.
-pub const SHOWN_MAX: usize = 40;
-
-/// An argument as an error shows it: quoted, every byte that could upset a
-/// terminal escaped (control bytes, newlines, bytes that are not UTF-8),
-/// and, past [`SHOWN_MAX`] bytes, cut with a note of its length.
-pub fn shown(arg: &OsStr) -> String {
-    let bytes = arg.as_encoded_bytes();
-    let kept = &bytes[..bytes.len().min(SHOWN_MAX)];
-    let mut out = String::from("\"");
-    for chunk in kept.utf8_chunks() {
+/// `bytes` as they go between double quotes: every byte that could upset
+/// a terminal escaped (control bytes, newlines, bytes that are not
+/// UTF-8), the rest as it is. Errors here and paths in the kit's reports
+/// both quote this way, so one reads like the other.
+pub fn inside_quotes(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {
             // Inside double quotes a single quote needs no escape.
             match c {
@@ -293,6 +289,20 @@ pub fn shown(arg: &OsStr) -> String {
             out.push_str(&format!("\\x{byte:02x}"));
         }
     }
+    out
+}
+
+/// How much of an argument an error shows before cutting it.
+pub const SHOWN_MAX: usize = 40;
+
+/// An argument as an error shows it: quoted, every byte that could upset a
+/// terminal escaped (control bytes, newlines, bytes that are not UTF-8),
+/// and, past [`SHOWN_MAX`] bytes, cut with a note of its length.
+pub fn shown(arg: &OsStr) -> String {
+    let bytes = arg.as_encoded_bytes();
+    let kept = &bytes[..bytes.len().min(SHOWN_MAX)];
+    let mut out = String::from("\"");
+    out.push_str(&inside_quotes(kept));
     if kept.len() < bytes.len() {
         out.push_str(&format!("…\" ({} bytes)", bytes.len()));
     } else {

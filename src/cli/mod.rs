@@ -45,7 +45,7 @@ pub use args::{CliError, Spec};
 pub use play::Play;
 
 use crate::conform::mark::MarkOptions;
-use crate::conform::{CheckOptions, CoverOptions, FuzzOptions, Setup};
+use crate::conform::{CheckOptions, CoverOptions, FuzzOptions, Setup, sandbox};
 use crate::controller::text;
 use args::{Early, early};
 use kit::{Parsed, Sub};
@@ -166,10 +166,8 @@ fn found(program: Option<&[OsString]>) -> Result<(), CliError> {
     if name.is_empty() || name.as_encoded_bytes().contains(&b'/') {
         return Ok(());
     }
-    let Some(path) = std::env::var_os("PATH") else {
-        return Ok(());
-    };
-    if std::env::split_paths(&path).any(|dir| runnable(&dir.join(name))) {
+    // With no PATH at all, what the system will do is left to the kit.
+    if std::env::var_os("PATH").is_none() || sandbox::on_path(name, runnable).is_some() {
         return Ok(());
     }
     let local = std::path::Path::new(name)

@@ -1,12 +1,9 @@
 //! `check`: every case under the given paths, run through a program and
 //! compared with what is expected, in parallel, reported in path order.
 
-use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -14,7 +11,7 @@ use super::diagnose::{self, Prober, TermCheck};
 use super::report::json;
 use super::run::{self, Limits};
 use super::sandbox::Kit;
-use super::{ConformError, Expected, Format, Outcome, case, clause, junit, report, trace};
+use super::{ConformError, Expected, Format, Outcome, case, clause, junit, pool, report, trace};
 
 /// Output above this many times the expected size (and at least
 /// [`MIN_CAP`]) is cut off: no correct program comes near it.
@@ -82,8 +79,6 @@ pub fn check(
         }
     };
     let paths = case::find(&opts.paths)?;
-    let next = AtomicUsize::new(0);
-    let (send, verdicts) = mpsc::channel();
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
     let mut all = Vec::new();
     let text = opts.format == Format::Text;
@@ -102,45 +97,28 @@ pub fn check(
         ours,
         term,
     };
-    thread::scope(|scope| -> Result<(), ConformError> {
-        for _ in 0..opts.jobs.max(1).min(paths.len().max(1)) {
-            let send = send.clone();
-            let (next, paths, run) = (&next, &paths, &run);
-            scope.spawn(move || {
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(path) = paths.get(index) else { break };
-                    let verdict = judge(path, run, opts);
-                    if send.send((index, verdict)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(send);
-        // Verdicts come in any order; each is printed once all before it are.
-        let mut waiting = BTreeMap::new();
-        let mut printed = 0;
-        for (index, verdict) in verdicts {
-            waiting.insert(index, verdict);
-            while let Some(judged) = waiting.remove(&printed) {
-                let judged: Judged = judged?;
-                let path = report::shown_path(&paths[printed]);
-                match &judged.verdict {
-                    Verdict::Pass => passed += 1,
-                    Verdict::Fail(..) => failed += 1,
-                    Verdict::Skip(_) => skipped += 1,
-                }
-                if text {
-                    write_text(out, &path, &judged)?;
-                } else {
-                    all.push((path, judged));
-                }
-                printed += 1;
+    // Verdicts come in any order; each is printed once all before it are.
+    pool::ordered(
+        &paths,
+        opts.jobs,
+        |_, path| judge(path, &run, opts),
+        |_| {},
+        |index, judged| -> Result<(), ConformError> {
+            let judged = judged?;
+            let path = report::shown_path(&paths[index]);
+            match &judged.verdict {
+                Verdict::Pass => passed += 1,
+                Verdict::Fail(..) => failed += 1,
+                Verdict::Skip(_) => skipped += 1,
             }
-        }
-        Ok(())
-    })?;
+            if text {
+                write_text(out, &path, &judged)?;
+            } else {
+                all.push((path, judged));
+            }
+            Ok(())
+        },
+    )?;
     let checked = passed + failed;
     match opts.format {
         Format::Text => {

@@ -788,22 +788,6 @@ struct Report {
     flaky: BTreeMap<u64, Vec<u8>>,
 }
 
-/// The lines of `input` escaped, each ended by a real newline: how JSON
-/// and JUnit show an example.
-fn escaped(input: &[u8]) -> String {
-    input
-        .split_inclusive(|&b| b == b'\n')
-        .map(|l| {
-            let body = l.strip_suffix(b"\n").unwrap_or(l);
-            let mut s: String = body.escape_ascii().map(char::from).collect();
-            if l.ends_with(b"\n") {
-                s.push('\n');
-            }
-            s
-        })
-        .collect()
-}
-
 /// How a run differs, as the report shows it: for a run that was killed,
 /// only how it ended, as what it printed may be lost.
 fn differs(shown: &Shown) -> String {
@@ -994,7 +978,7 @@ fn write_json(
             json(&shown.cause),
             shown.count,
             shown.index,
-            json(&escaped(&shown.input)),
+            json(&report::escape_keeping_newlines(&shown.input)),
             json(&differs(shown)),
             json(&path),
             shown.cut_short,
@@ -1008,7 +992,7 @@ fn write_json(
         .map(|(index, input)| {
             format!(
                 r#"{{"case": {index}, "example": {}}}"#,
-                json(&escaped(input))
+                json(&report::escape_keeping_newlines(input))
             )
         })
         .collect();
@@ -1052,7 +1036,7 @@ fn write_junit(
                     shown.class.word(),
                     shown.count,
                     shown.index,
-                    escaped(&shown.input),
+                    report::escape_keeping_newlines(&shown.input),
                     differs(shown),
                 ),
             },
@@ -1064,7 +1048,7 @@ fn write_junit(
             junit::Outcome::Skipped {
                 message: format!(
                     "not reproducible: disagreed once and agreed when run again: {}",
-                    escaped(input)
+                    report::escape_keeping_newlines(input)
                 ),
             },
         ));

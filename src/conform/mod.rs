@@ -29,6 +29,7 @@ pub mod generate;
 pub mod junit;
 pub mod launch;
 pub mod mark;
+pub mod pool;
 pub mod reap;
 pub mod report;
 pub mod run;

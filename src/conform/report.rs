@@ -49,20 +49,25 @@ pub fn shown_path(path: &std::path::Path) -> String {
     {
         return path.to_string_lossy().into_owned();
     }
-    let mut out = String::from("\"");
-    for chunk in bytes.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            match c {
-                '\'' => out.push(c),
-                c => out.extend(c.escape_debug()),
+    format!("\"{}\"", crate::cli::args::inside_quotes(bytes))
+}
+
+/// `input` escaped as [`escape`] does, but whole and with each `\n` kept
+/// a real newline: how JSON and JUnit show a fuzz example, which is meant
+/// to be read as the session it is and copied whole, so neither cut nor
+/// marked with `⏎`.
+pub fn escape_keeping_newlines(input: &[u8]) -> String {
+    input
+        .split_inclusive(|&b| b == b'\n')
+        .map(|l| {
+            let body = l.strip_suffix(b"\n").unwrap_or(l);
+            let mut s: String = body.escape_ascii().map(char::from).collect();
+            if l.ends_with(b"\n") {
+                s.push('\n');
             }
-        }
-        for byte in chunk.invalid() {
-            let _ = write!(out, "\\x{byte:02x}");
-        }
-    }
-    out.push('"');
-    out
+            s
+        })
+        .collect()
 }
 
 /// Every line of `bytes`, escaped, one per output line, each indented;

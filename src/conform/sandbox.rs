@@ -399,10 +399,17 @@ pub fn find_program(name: &OsStr) -> Option<PathBuf> {
     if path.components().count() > 1 || path.is_absolute() {
         return Some(absolute(path));
     }
+    on_path(name, Path::is_file)
+}
+
+/// The first `name` in a folder of `PATH` that `keep` accepts: the one
+/// search of `PATH` of the crate, so that the command line, the launcher
+/// and `mark` cannot disagree on which program a name means.
+pub fn on_path(name: &OsStr, keep: impl Fn(&Path) -> bool) -> Option<PathBuf> {
     let dirs = std::env::var_os("PATH")?;
     std::env::split_paths(&dirs)
         .map(|dir| dir.join(name))
-        .find(|candidate| candidate.is_file())
+        .find(|candidate| keep(candidate))
 }
 
 /// Why `name` cannot be started, said as the system would (bwrap, which

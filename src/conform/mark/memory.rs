@@ -6,13 +6,13 @@
 //! cases is run (`--memory-cases`), spread over it, and the report says
 //! how many; a case that hung in the suite is not run again.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::super::case;
 use super::super::run::{self, Limits};
-use super::super::sandbox::Kit;
+use super::super::sandbox::{Kit, find_program};
+use super::super::{case, pool};
 use super::marked::{Memory, Tool};
 
 /// valgrind runs a program this many times slower, or less: its runs get
@@ -63,35 +63,9 @@ fn each_case<T: Send>(
     jobs: usize,
     run: &(dyn Fn(usize, &[u8]) -> Option<T> + Sync),
 ) -> Vec<Option<T>> {
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: std::sync::Mutex<Vec<Option<T>>> =
-        std::sync::Mutex::new((0..cases.len()).map(|_| None).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..jobs
-            .clamp(1, super::super::MAX_JOBS)
-            .min(cases.len().max(1))
-        {
-            scope.spawn(|| {
-                loop {
-                    let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(path) = cases.get(n) else { break };
-                    let Ok(case) = case::read(path) else { continue };
-                    let found = run(n, &case.input);
-                    let mut results = results.lock().unwrap_or_else(|p| p.into_inner());
-                    results[n] = found;
-                }
-            });
-        }
-    });
-    results.into_inner().unwrap_or_else(|p| p.into_inner())
-}
-
-/// The path of `name` on `PATH`, if it is there.
-pub fn on_path(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(name))
-        .find(|file| file.is_file())
+    pool::map(cases, jobs.clamp(1, super::super::MAX_JOBS), |n, path| {
+        case::read(path).ok().and_then(|case| run(n, &case.input))
+    })
 }
 
 /// At most `most` of `cases` (all if 0), spread evenly.
@@ -117,7 +91,7 @@ pub fn memory(
     shown: &dyn Fn(&Path) -> String,
 ) -> Memory {
     let cases = sample(ended, opts.cases);
-    let valgrind = on_path("valgrind");
+    let valgrind = find_program(OsStr::new("valgrind"));
     let tool = match (opts.checker, &valgrind) {
         (Checker::None, _) => Err("not checked (--memcheck none)".to_owned()),
         (Checker::Auto | Checker::Valgrind, Some(v)) => Ok((Tool::Valgrind, v.clone())),
@@ -260,7 +234,7 @@ fn peak(
     scratch: &Path,
     shown: &dyn Fn(&Path) -> String,
 ) -> Result<(u64, String), String> {
-    let time = on_path("time").ok_or("not measured: GNU time is not installed")?;
+    let time = find_program(OsStr::new("time")).ok_or("not measured: GNU time is not installed")?;
     let peaks = each_case(cases, opts.jobs, &|n, input| {
         let file = format!("peak-{n}");
         let words: Vec<OsString> = vec![

@@ -37,12 +37,8 @@ pub mod submission;
 pub mod suite;
 pub mod text;
 
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
-use std::thread;
 use std::time::Instant;
 
 use compile::Compiler;
@@ -53,7 +49,7 @@ use submission::Submission;
 use suite::SuiteOptions;
 
 use super::sandbox::Kit;
-use super::{ConformError, Outcome};
+use super::{ConformError, Outcome, pool};
 
 /// How the marks are written on stdout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,63 +125,43 @@ pub fn mark(
     let total = opts.submissions.len();
     let workers = opts.jobs.clamp(1, super::MAX_JOBS).min(total.max(1));
     let inner = (opts.jobs / workers).max(1);
-    let next = AtomicUsize::new(0);
-    let (send, events) = mpsc::channel();
     let mut all: Vec<(Marked, Marks)> = Vec::new();
-    thread::scope(|scope| -> Result<(), ConformError> {
-        for _ in 0..workers {
-            let send = send.clone();
-            let (next, names, suite) = (&next, &names, &suite);
-            scope.spawn(move || {
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(folder) = opts.submissions.get(index) else {
-                        break;
-                    };
-                    if send.send((index, None)).is_err() {
-                        break;
-                    }
-                    let marked = mark_one(folder, &names[index], opts, kit, suite, inner);
-                    if send.send((index, Some(marked))).is_err() {
-                        break;
-                    }
+    let mut done = 0;
+    // The submission last started: the one the line names.
+    let mut current = "";
+    let marked = pool::ordered(
+        &opts.submissions,
+        workers,
+        |index, folder| mark_one(folder, &names[index], opts, kit, &suite, inner),
+        |seen| {
+            match seen {
+                pool::Seen::Started(index) => {
+                    current = names.get(index).map_or("", String::as_str);
                 }
-            });
-        }
-        drop(send);
-        let mut done = 0;
-        // The submission last started: the one the line names.
-        let mut current = "";
-        let mut waiting = BTreeMap::new();
-        for (index, marked) in events {
-            match marked {
-                None => current = names.get(index).map_or("", String::as_str),
-                Some(marked) => {
-                    done += 1;
-                    waiting.insert(index, marked);
-                }
+                pool::Seen::Done(_) => done += 1,
             }
             if let Some(p) = progress.as_mut() {
                 // Each line overwrites the last: `\r`, then erase to its end.
                 let _ = write!(p, "\r\x1b[K[{done} of {total} marked] marking {current}");
                 let _ = p.flush();
             }
-            while let Some(marked) = waiting.remove(&all.len()) {
-                let marks = score::marks(&marked, &opts.weights);
-                if opts.format == MarkFormat::Text {
-                    writeln!(out, "{}", text::page(&marked, &marks))?;
-                    out.flush()?;
-                }
-                write_files(opts, &marked, &marks)?;
-                all.push((marked, marks));
+        },
+        |_, marked| -> Result<(), ConformError> {
+            let marks = score::marks(&marked, &opts.weights);
+            if opts.format == MarkFormat::Text {
+                writeln!(out, "{}", text::page(&marked, &marks))?;
+                out.flush()?;
             }
-        }
-        if let Some(p) = progress.as_mut() {
-            let _ = write!(p, "\r\x1b[K");
-            let _ = p.flush();
-        }
-        Ok(())
-    })?;
+            write_files(opts, &marked, &marks)?;
+            all.push((marked, marks));
+            Ok(())
+        },
+    );
+    marked?;
+    if let Some(p) = progress.as_mut() {
+        let _ = write!(p, "\r\x1b[K");
+        let _ = p.flush();
+    }
     match opts.format {
         MarkFormat::Text if all.len() > 1 => write!(out, "{}", text::summary(&all))?,
         MarkFormat::Text => {}
