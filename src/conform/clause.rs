@@ -34,6 +34,12 @@ impl Kind {
     }
 }
 
+impl serde::Serialize for Kind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.word())
+    }
+}
+
 /// One clause of the contract.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clause {

@@ -7,8 +7,9 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::report::json;
-use super::{ConformError, Format, Outcome, ReadArgs, case, clause, report, trace};
+use super::clause::{self, Kind};
+use super::model::{Covered, ScenarioCovered};
+use super::{ConformError, Format, Outcome, ReadArgs, case, report, trace};
 
 /// What `cover` reads, and how it reports.
 #[derive(Clone, Debug)]
@@ -158,49 +159,29 @@ pub fn cover(opts: &CoverOptions, out: &mut dyn Write) -> Result<Outcome, Confor
             }
         }
     }
-    let covered = first.iter().filter(|s| s.is_some()).count();
-    let total = SCENARIOS.len();
+    let covered = Covered {
+        cases: read,
+        covered: first.iter().filter(|s| s.is_some()).count(),
+        total: SCENARIOS.len(),
+        scenarios: SCENARIOS
+            .iter()
+            .zip(first)
+            .map(|(s, covered_by)| ScenarioCovered {
+                id: s.id,
+                clause: s.clause,
+                kind: clause::find(s.clause).map_or(Kind::Rule, |c| c.kind),
+                what: s.what,
+                covered_by,
+                example: report::escape(s.example),
+            })
+            .collect(),
+    };
     match opts.format {
-        Format::Json => {
-            writeln!(out, "{{")?;
-            writeln!(
-                out,
-                r#"  "cases": {read}, "covered": {covered}, "total": {total},"#
-            )?;
-            writeln!(out, r#"  "scenarios": ["#)?;
-            for (i, (scenario, by)) in SCENARIOS.iter().zip(&first).enumerate() {
-                let kind = clause::find(scenario.clause).map_or("rule", |c| c.kind.word());
-                writeln!(
-                    out,
-                    r#"    {{"id": {}, "clause": {}, "kind": "{kind}", "what": {}, "covered_by": {}, "example": {}}}{}"#,
-                    json(scenario.id),
-                    json(scenario.clause),
-                    json(scenario.what),
-                    by.as_deref().map_or_else(|| "null".to_owned(), json),
-                    json(&report::escape(scenario.example)),
-                    if i + 1 < total { "," } else { "" }
-                )?;
-            }
-            writeln!(out, "  ]")?;
-            writeln!(out, "}}")?;
-        }
-        Format::Text | Format::Junit => {
-            writeln!(out, "{:<24}{:<16}covered by", "scenario", "clause")?;
-            for (scenario, by) in SCENARIOS.iter().zip(&first) {
-                let by = match by {
-                    Some(path) => path.clone(),
-                    None => format!("not covered; e.g. {}", report::escape(scenario.example)),
-                };
-                writeln!(out, "{:<24}{:<16}{by}", scenario.id, scenario.clause)?;
-            }
-            if read == 0 {
-                writeln!(out, "no case was read: nothing is covered")?;
-            }
-            writeln!(out, "covered {covered} of {total} scenarios")?;
-        }
+        Format::Json => out.write_all(report::json::rows(&covered).as_bytes())?,
+        Format::Text | Format::Junit => report::text::cover(out, &covered)?,
     }
     out.flush()?;
-    Ok(if covered == total && read > 0 {
+    Ok(if covered.covered == covered.total && read > 0 {
         Outcome::Passed
     } else {
         Outcome::Failed

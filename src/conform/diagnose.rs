@@ -27,27 +27,7 @@ use super::{Expected, cover, report};
 use crate::controller::text;
 use crate::rules::command::{Command, ParseCommandError};
 
-/// How a run failed, for grouping: one cause fails one way.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Class {
-    /// It was still running at the time limit.
-    Hang,
-    /// A signal ended it.
-    Crash,
-    /// It exited, with the wrong output or exit code.
-    Output,
-}
-
-impl Class {
-    /// As JSON and JUnit name it.
-    pub const fn word(self) -> &'static str {
-        match self {
-            Class::Hang => "hang",
-            Class::Crash => "crash",
-            Class::Output => "output",
-        }
-    }
-}
+pub use super::model::Class;
 
 /// The group of a missed win, whichever clause (a line, an overline,
 /// the 361st stone) the win fell under: one program misses them for one
