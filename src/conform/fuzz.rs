@@ -207,8 +207,13 @@ impl Shared<'_> {
         match self.opts.limit {
             Limit::Cases(n) => index < n,
             Limit::Time(t) => {
+                // The first case runs however late its worker starts: on a
+                // loaded machine the threads may start after a short time
+                // is up, and a run that checked nothing proves nothing.
                 let elapsed = self.start.elapsed();
-                elapsed < t.mul_f64(MAKING_SHARE) || (elapsed < t && lock(&self.groups).is_empty())
+                index == 0
+                    || elapsed < t.mul_f64(MAKING_SHARE)
+                    || (elapsed < t && lock(&self.groups).is_empty())
             }
         }
     }
