@@ -27,6 +27,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+#[cfg(target_os = "linux")]
+use rustix::fd::OwnedFd;
+
 use super::sandbox::{self, Contain, Overrun, Status};
 
 /// The launcher's own exit code when it cannot make sense of its
@@ -59,13 +62,11 @@ pub fn arguments(
     for n in [c.memory, c.cpu, c.processes, c.file_size, c.open_files] {
         args.push(n.to_string().into());
     }
-    match user {
-        Some((uid, gid)) => {
-            args.push(uid.to_string().into());
-            args.push(gid.to_string().into());
-        }
-        None => args.extend(["-".into(), "-".into()]),
-    }
+    let ids = user.map(|(uid, gid)| [uid.to_string(), gid.to_string()]);
+    args.extend(
+        ids.unwrap_or_else(|| ["-".into(), "-".into()])
+            .map(OsString::from),
+    );
     args.push(
         kit.bwrap
             .as_ref()
@@ -179,15 +180,11 @@ fn contain(launch: &Launch) -> Result<Status, Status> {
 /// The flag SIGTERM, SIGINT and SIGHUP set: the launcher is to stop.
 #[cfg(target_os = "linux")]
 fn stop_on_signals() -> Result<Arc<AtomicBool>, Status> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let stop = Arc::new(AtomicBool::new(false));
-    for signal in [
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGINT,
-        signal_hook::consts::SIGHUP,
-    ] {
-        if signal_hook::flag::register(signal, Arc::clone(&stop)).is_err() {
-            return Err(Status::CannotStart("cannot handle signals".to_owned()));
-        }
+    for signal in [SIGTERM, SIGINT, SIGHUP] {
+        signal_hook::flag::register(signal, Arc::clone(&stop))
+            .map_err(|_| Status::CannotStart("cannot handle signals".to_owned()))?;
     }
     Ok(stop)
 }
@@ -246,11 +243,7 @@ fn set_limits(launch: &Launch) -> Result<(), Status> {
 /// Starts the program, as the run's user: under bwrap, in the box, with
 /// the inner launcher as its parent and `told` for bwrap's word.
 #[cfg(target_os = "linux")]
-fn spawn(
-    launch: &Launch,
-    told: Option<&rustix::fd::OwnedFd>,
-    inner: Option<&Inner>,
-) -> Result<Child, Status> {
+fn spawn(launch: &Launch, told: Option<&OwnedFd>, inner: Option<&Inner>) -> Result<Child, Status> {
     let mut command = match (&launch.bwrap, told, inner) {
         (Some(bwrap), Some(write), Some(inner)) => {
             let mut command = Command::new(bwrap);
@@ -351,7 +344,7 @@ fn watch(launch: &Launch, child: &mut Child, me: u32, stop: &AtomicBool) -> Stat
 #[cfg(target_os = "linux")]
 fn verdict(
     status: Status,
-    told: Option<&rustix::fd::OwnedFd>,
+    told: Option<&OwnedFd>,
     inner: Option<&Inner>,
     launch: &Launch,
 ) -> Status {
@@ -392,7 +385,7 @@ const INNER_FIFO: &str = "status";
 struct Inner {
     dir: PathBuf,
     /// The read end of the named pipe, opened before the box exists.
-    said: rustix::fd::OwnedFd,
+    said: OwnedFd,
 }
 
 #[cfg(target_os = "linux")]
@@ -511,7 +504,7 @@ fn kit_gone(kit: Option<i32>) -> bool {
 /// A pipe whose write end a child inherits and whose read end it does
 /// not.
 #[cfg(target_os = "linux")]
-fn status_pipe() -> std::io::Result<(rustix::fd::OwnedFd, rustix::fd::OwnedFd)> {
+fn status_pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
     let (read, write) = rustix::pipe::pipe()?;
     rustix::io::fcntl_setfd(&read, rustix::io::FdFlags::CLOEXEC)?;
     rustix::io::ioctl_fionbio(&read, true)?;
@@ -521,14 +514,14 @@ fn status_pipe() -> std::io::Result<(rustix::fd::OwnedFd, rustix::fd::OwnedFd)> 
 /// Whether bwrap said, on the pipe `read`, that it made the program's
 /// process.
 #[cfg(target_os = "linux")]
-fn began(read: &rustix::fd::OwnedFd) -> bool {
+fn began(read: &OwnedFd) -> bool {
     memchr::memmem::find(&read_some(read, 1 << 16), b"\"child-pid\"").is_some()
 }
 
 /// What can be read now from `fd` (not waiting: it does not block), up
 /// to a little over `most` bytes.
 #[cfg(target_os = "linux")]
-fn read_some(fd: &rustix::fd::OwnedFd, most: usize) -> Vec<u8> {
+fn read_some(fd: &OwnedFd, most: usize) -> Vec<u8> {
     let mut said = Vec::new();
     let mut chunk = [0u8; 512];
     while let Ok(n) = rustix::io::read(fd, &mut chunk) {

@@ -26,6 +26,7 @@
 
 pub mod compile;
 pub mod data;
+pub mod error;
 pub mod golden;
 pub mod marked;
 pub mod memory;
@@ -239,7 +240,7 @@ fn mark_one(
             marked.build = compile::not_built(&opts.source, &opts.compiler, &said);
             marked.not_read = vec![NotRead {
                 path: String::new(),
-                why,
+                why: why.to_string(),
             }];
             marked.tests = student::none();
             marked.took = start.elapsed();
@@ -273,7 +274,7 @@ fn mark_one(
     };
     match restrict::imports(&program) {
         Ok(broken) => marked.broken.extend(broken),
-        Err(why) => marked.imports_unread = Some(why),
+        Err(why) => marked.imports_unread = Some(why.to_string()),
     }
     marked.broken.sort_by_key(|v| v.rule);
     let fuzz_out = match &opts.out_dir {
