@@ -664,9 +664,23 @@ fn kill(child: &mut Child) {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
+    use std::os::unix::fs::PermissionsExt;
 
     fn sh(script: &str) -> Vec<OsString> {
         ["sh", "-c", script].map(OsString::from).to_vec()
+    }
+
+    fn limits(timeout: Duration) -> Limits {
+        Limits { timeout, cap: 1024 }
+    }
+
+    /// A folder of the test's own, made afresh.
+    fn folder(name: &str) -> PathBuf {
+        let id = std::process::id();
+        let dir = std::env::temp_dir().join(format!("gomoku-mist-test-run-{id}-{name}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("make a folder");
+        dir
     }
 
     #[test]
@@ -688,27 +702,29 @@ mod tests {
 
     #[test]
     fn a_timeout_past_the_clock_means_no_deadline() {
-        let limits = Limits {
-            timeout: Duration::MAX,
-            cap: 1024,
-        };
-        let ran = run(None, &sh("echo hi"), &[], b"", limits);
+        let ran = run(None, &sh("echo hi"), &[], b"", limits(Duration::MAX));
         assert_eq!((ran.end, ran.stdout), (End::Code(0), b"hi\n".to_vec()));
+    }
+
+    /// Whether the child whose id a script wrote in `dir`'s `pid` ends
+    /// within ten seconds (generous, since only the effect of a kill
+    /// already sent is awaited), with the id; removes `dir`.
+    #[cfg(target_os = "linux")]
+    fn child_ends_soon(dir: &Path) -> (bool, String) {
+        let pid =
+            std::fs::read_to_string(dir.join("pid")).expect("the script wrote its child's id");
+        let pid = pid.trim();
+        let until = Instant::now() + Duration::from_secs(10);
+        while !ended(pid) && Instant::now() < until {
+            thread::sleep(Duration::from_millis(20));
+        }
+        let _ = std::fs::remove_dir_all(dir);
+        (ended(pid), pid.to_owned())
     }
 
     /// Whether process `pid` is gone or only a zombie left for its
     /// parent to reap (a killed process, as far as running goes).
     #[cfg(target_os = "linux")]
-    /// Whether process `pid` ends within ten seconds: generous, since
-    /// only the effect of a kill already sent is awaited.
-    fn ends_soon(pid: &str) -> bool {
-        let until = Instant::now() + Duration::from_secs(10);
-        while !ended(pid) && Instant::now() < until {
-            thread::sleep(Duration::from_millis(20));
-        }
-        ended(pid)
-    }
-
     fn ended(pid: &str) -> bool {
         match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
             Err(_) => true,
@@ -722,38 +738,26 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn a_program_that_exits_leaving_a_child_on_stdout_loses_no_output() {
-        let dir = std::env::temp_dir().join(format!("gomoku-mist-run-exit-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("make a folder");
-        let pid_file = dir.join("pid");
+        let dir = folder("exit");
         let script = format!(
-            "sleep 60 & echo $! > '{}'; echo B; exit 1",
-            pid_file.display()
+            "sleep 60 & echo $! > '{}/pid'; echo B; exit 1",
+            dir.display()
         );
-        let limits = Limits {
-            timeout: Duration::from_secs(30),
-            cap: 1024,
-        };
+        let limits = limits(Duration::from_secs(30));
         let ran = run(None, &sh(&script), &[], b"who\n", limits);
         assert_eq!((ran.end, ran.stdout), (End::Code(1), b"B\n".to_vec()));
         assert!(
             ran.took < Duration::from_secs(30),
             "the run waited for the child"
         );
-        let pid = std::fs::read_to_string(&pid_file).expect("the script wrote its child's id");
-        let pid = pid.trim();
-        let gone = ends_soon(pid);
-        let _ = std::fs::remove_dir_all(&dir);
+        let (gone, pid) = child_ends_soon(&dir);
         assert!(gone, "the program's child {pid} was left behind");
     }
 
     #[test]
     fn a_file_is_read_back_from_the_working_folder_but_never_through_a_link() {
-        let dir = std::env::temp_dir().join(format!("gomoku-mist-run-read-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("make a folder");
-        let limits = Limits {
-            timeout: Duration::from_secs(30),
-            cap: 1024,
-        };
+        let dir = folder("read");
+        let limits = limits(Duration::from_secs(30));
         let read = |name: &str| {
             let how = How {
                 dir: Some(&dir),
@@ -772,36 +776,14 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn a_kill_ends_what_the_program_started() {
-        let dir = std::env::temp_dir().join(format!("gomoku-mist-run-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("make a folder");
-        let pid_file = dir.join("pid");
+        let dir = folder("kill");
         // The grandchild holds stdout open, as a program's own child would.
-        let script = format!("sleep 300 & echo $! > '{}'; wait", pid_file.display());
-        let limits = Limits {
-            timeout: Duration::from_millis(300),
-            cap: 1024,
-        };
+        let script = format!("sleep 300 & echo $! > '{}/pid'; wait", dir.display());
+        let limits = limits(Duration::from_millis(300));
         let ran = run(None, &sh(&script), &[], b"", limits);
         assert_eq!(ran.end, End::TimedOut(limits.timeout));
-        let pid = std::fs::read_to_string(&pid_file).expect("the script wrote its child's id");
-        let pid = pid.trim();
-        let gone = ends_soon(pid);
-        let _ = std::fs::remove_dir_all(&dir);
+        let (gone, pid) = child_ends_soon(&dir);
         assert!(gone, "the program's child {pid} outlived the kill");
-    }
-}
-
-#[cfg(all(test, unix))]
-mod keep_tests {
-    use super::*;
-    use std::os::unix::fs::PermissionsExt;
-
-    fn folder(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("gomoku-mist-keep-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("make a folder");
-        dir
     }
 
     #[test]
