@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use super::diagnose::{self, Prober, TermCheck};
 use super::model::{CaseResult, Checked, Verdict};
-use super::run::{self, Limits, Ran};
+use super::run::{self, Budget, Ran};
 use super::sandbox::Kit;
 use super::{ConformError, Expected, Format, Outcome, case, clause, pool, report, trace};
 
@@ -126,7 +126,7 @@ pub fn run_cases(
 /// How `term\n` alone comes out of the program, run with the whole
 /// `timeout`.
 fn term_alone(kit: Option<&Kit>, command: &[OsString], timeout: Duration) -> TermCheck {
-    let limits = Limits {
+    let limits = Budget {
         timeout,
         cap: MIN_CAP,
     };
@@ -231,7 +231,7 @@ impl Runner<'_> {
     /// One run of the program on `input`, its output capped far above the
     /// `expected` length.
     fn run(&self, args: &[OsString], input: &[u8], expected: usize, timeout: Duration) -> Ran {
-        let limits = Limits {
+        let limits = Budget {
             timeout,
             cap: expected.saturating_mul(CAP_FACTOR).max(MIN_CAP),
         };
@@ -288,7 +288,7 @@ impl Runner<'_> {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
-    use crate::conform::Setup;
+    use crate::conform::Invocation;
 
     /// A `.in` case `name` in `dir` with `input`.
     fn case(dir: &std::path::Path, name: &str, input: &[u8]) {
@@ -318,7 +318,7 @@ mod tests {
             paths: vec![cases],
             timeout,
             jobs: 3,
-            read_args: |_| Setup::contract(),
+            read_args: |_| Invocation::contract(),
             format: Format::Json,
             contain: Default::default(),
         };

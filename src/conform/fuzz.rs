@@ -31,7 +31,7 @@ use super::clause::{self, Kind};
 use super::diagnose::{self, Class, Finding, Prober, TermCheck, WHITESPACE, WIN_MISSED};
 use super::model::{self, Flaky, FuzzFinding, Fuzzed};
 use super::report::{self, text};
-use super::run::{self, End, Limits, Ran};
+use super::run::{self, Budget, End, Ran};
 use super::sandbox::Kit;
 use super::trace;
 use super::{ConformError, Expected, Format, Outcome, case, cover, generate};
@@ -801,7 +801,7 @@ fn run_program(
     input: &[u8],
     timeout: Duration,
 ) -> Ran {
-    let limits = Limits {
+    let limits = Budget {
         timeout,
         cap: expected
             .stdout

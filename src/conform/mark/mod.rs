@@ -26,6 +26,7 @@
 //! or goes over a limit costs its own time and no other's.
 
 pub mod compile;
+pub mod error;
 pub mod golden;
 pub mod memory;
 pub mod restrict;
@@ -238,7 +239,7 @@ fn mark_one(
             marked.build = compile::not_built(&opts.source, &opts.compiler, &said);
             marked.not_read = vec![NotRead {
                 path: String::new(),
-                why,
+                why: why.to_string(),
             }];
             marked.tests = student::none();
             marked.took = start.elapsed();
@@ -272,7 +273,7 @@ fn mark_one(
     };
     match restrict::imports(&program) {
         Ok(broken) => marked.broken.extend(broken),
-        Err(why) => marked.imports_unread = Some(why),
+        Err(why) => marked.imports_unread = Some(why.to_string()),
     }
     marked.broken.sort_by_key(|v| v.rule);
     let fuzz_out = match &opts.out_dir {

@@ -16,6 +16,7 @@
 //!   none otherwise; not counted at all when no checker could run.
 
 use super::super::model::{Marked, Marks, Part};
+use super::error::WeightsError;
 
 /// How much each part is worth; a part of weight 0 is reported, not
 /// counted.
@@ -46,27 +47,23 @@ impl Weights {
     /// # Errors
     ///
     /// What is wrong with the text.
-    pub fn parse(text: &str) -> Result<Weights, String> {
+    pub fn parse(text: &str) -> Result<Weights, WeightsError> {
         let mut weights = Weights::default();
         for item in text.split(',').filter(|i| !i.trim().is_empty()) {
             let (name, value) = item
                 .split_once('=')
-                .ok_or_else(|| format!("{item:?} is not PART=WEIGHT"))?;
+                .ok_or_else(|| WeightsError::NotPartWeight(item.to_owned()))?;
             let value: f64 = value
                 .trim()
                 .parse()
                 .ok()
                 .filter(|v: &f64| v.is_finite() && *v >= 0.0 && *v <= 1000.0)
-                .ok_or_else(|| format!("{value:?} is not a weight from 0 to 1000"))?;
+                .ok_or_else(|| WeightsError::NotAWeight(value.to_owned()))?;
             match name.trim() {
                 "correctness" => weights.correctness = value,
                 "tests" => weights.tests = value,
                 "memory" => weights.memory = value,
-                other => {
-                    return Err(format!(
-                        "{other:?} is not a part (correctness, tests or memory)"
-                    ));
-                }
+                other => return Err(WeightsError::NotAPart(other.to_owned())),
             }
         }
         Ok(weights)
@@ -228,6 +225,7 @@ mod tests {
 
     #[test]
     fn weights_name_their_parts() {
+        let why = |text| Weights::parse(text).map_err(|e| e.to_string());
         assert_eq!(Weights::parse(""), Ok(Weights::default()));
         assert_eq!(
             Weights::parse("correctness=10,tests=0,memory=1"),
@@ -238,16 +236,13 @@ mod tests {
             })
         );
         assert_eq!(
-            Weights::parse("style=1"),
+            why("style=1"),
             Err("\"style\" is not a part (correctness, tests or memory)".into())
         );
         assert_eq!(
-            Weights::parse("tests=-1"),
+            why("tests=-1"),
             Err("\"-1\" is not a weight from 0 to 1000".into())
         );
-        assert_eq!(
-            Weights::parse("tests"),
-            Err("\"tests\" is not PART=WEIGHT".into())
-        );
+        assert_eq!(why("tests"), Err("\"tests\" is not PART=WEIGHT".into()));
     }
 }
