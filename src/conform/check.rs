@@ -191,18 +191,7 @@ fn judge(
         .as_ref()
         .filter(|t| t.stop != trace::Stop::Term && !case.input.is_empty())
         .map(|t| diagnose::ended_by_term(&case.input, t));
-    let args = &case.args;
-    let (ran, twin) = thread::scope(|scope| {
-        let twin = twin_input.as_ref().map(|input| {
-            scope.spawn(move || {
-                let t = trace::trace(input);
-                let ran = runner.run(args, input, t.stdout.len(), opts.timeout);
-                (t, ran)
-            })
-        });
-        let ran = runner.run(args, &case.input, expected.stdout.len(), opts.timeout);
-        (ran, twin.and_then(|h| h.join().ok()))
-    });
+    let (ran, twin) = runner.run_with_twin(&case, &expected, twin_input.as_deref(), opts.timeout);
     if let run::End::Unstarted(why) = &ran.end {
         let why = format!("not marked: the kit could not start it ({why})");
         return Ok(result(Verdict::Skip, why, decisions));
@@ -228,6 +217,28 @@ fn judge(
 }
 
 impl Runner<'_> {
+    /// The case's run and, at the same time, its twin's (the input ended
+    /// by `term`) with what the reference does with it.
+    fn run_with_twin(
+        &self,
+        case: &case::Case,
+        expected: &Expected,
+        twin: Option<&[u8]>,
+        timeout: Duration,
+    ) -> (Ran, Option<(trace::Trace, Ran)>) {
+        thread::scope(|scope| {
+            let twin = twin.map(|input| {
+                scope.spawn(move || {
+                    let t = trace::trace(input);
+                    let ran = self.run(&case.args, input, t.stdout.len(), timeout);
+                    (t, ran)
+                })
+            });
+            let ran = self.run(&case.args, &case.input, expected.stdout.len(), timeout);
+            (ran, twin.and_then(|h| h.join().ok()))
+        })
+    }
+
     /// One run of the program on `input`, its output capped far above the
     /// `expected` length.
     fn run(&self, args: &[OsString], input: &[u8], expected: usize, timeout: Duration) -> Ran {
