@@ -365,6 +365,11 @@ impl Marks {
             part.score
         }
     }
+
+    /// The score of the part called `id`, if it is reported.
+    pub fn score_of(&self, id: &str) -> Option<f64> {
+        self.parts.iter().find(|p| p.id == id).map(|p| p.score)
+    }
 }
 
 /// A duration as seconds.

@@ -312,10 +312,8 @@ pub fn summary(all: &[Marked]) -> String {
     for m in all {
         let part = |id: &str| {
             m.marks
-                .parts
-                .iter()
-                .find(|p| p.id == id)
-                .map_or("-".to_owned(), |p| p.score.to_string())
+                .score_of(id)
+                .map_or("-".to_owned(), |s| s.to_string())
         };
         let broken = if !m.broken.is_empty() {
             format!("{} broken", m.broken.len())
