@@ -159,6 +159,7 @@ fn judge(
         decisions,
         seconds: started.elapsed().as_secs_f64(),
         timed_out: false,
+        killed_at_limit: false,
         file: path.to_path_buf(),
     };
     let skip = |why: &str| Ok(result(Verdict::Skip, why.to_owned(), Vec::new()));
@@ -212,6 +213,10 @@ fn judge(
         kind: clause.and_then(clause::find).map(|c| c.kind),
         detail,
         timed_out: matches!(ran.end, run::End::TimedOut(_)),
+        killed_at_limit: matches!(
+            ran.end,
+            run::End::TimedOut(_) | run::End::TooMuchOutput(_) | run::End::OverLimit(_)
+        ),
         ..result(Verdict::Fail, reason, decisions)
     })
 }

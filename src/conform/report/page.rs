@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use crate::conform::model::{Marked, NOT_OFFICIAL, Restriction};
+use crate::conform::model::{Marked, MemoryVerdict, NOT_OFFICIAL, Restriction};
 
 /// Failing cases shown in full; the rest are counted.
 const FAILURES_SHOWN: usize = 5;
@@ -210,12 +210,20 @@ fn write_memory(out: &mut String, m: &Marked) {
                 tool.name(),
                 mem.cases.0,
                 mem.cases.1,
-                if mem.errors.is_empty() {
-                    "no error"
-                } else {
-                    "ERRORS"
+                match mem.verdict() {
+                    MemoryVerdict::Errors => "ERRORS",
+                    MemoryVerdict::NotChecked => "not checked (no run ended by itself)",
+                    MemoryVerdict::Ok | MemoryVerdict::OverLimit => "no error",
                 }
             );
+            if mem.killed > 0 {
+                let _ = writeln!(
+                    out,
+                    "  {} run{} under it killed at a limit: not checked, not counted as errors",
+                    mem.killed,
+                    if mem.killed == 1 { "" } else { "s" }
+                );
+            }
             for (case, text) in &mem.errors {
                 if !case.is_empty() {
                     let _ = writeln!(out, "  in {case}:");
@@ -357,10 +365,7 @@ pub fn compiles_word(m: &Marked) -> &'static str {
 
 /// `ok`, `errors` or `not checked`, for the summary and the CSV.
 pub fn memory_word(m: &Marked) -> &'static str {
-    match &m.memory {
-        Some(mem) if mem.tool.is_ok() && !mem.errors.is_empty() => "errors",
-        Some(mem) if mem.over_limit() => "over limit",
-        Some(mem) if mem.tool.is_ok() => "ok",
-        _ => "not checked",
-    }
+    m.memory
+        .as_ref()
+        .map_or("not checked", |mem| mem.verdict().word())
 }
