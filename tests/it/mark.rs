@@ -978,3 +978,63 @@ fn runs_killed_at_a_limit_are_never_memory_errors() {
         "{memory:#}"
     );
 }
+
+/// The class page and a student's page, opened in headless Chromium:
+/// each shows its content, and the browser reports no error of the page
+/// (a script that fails, markup it cannot parse into the table).
+#[test]
+fn the_pages_open_in_a_real_browser_without_an_error() {
+    for program in ["gcc", "chromium"] {
+        if let Some(why) = missing(program) {
+            println!("skipped: {why}");
+            return;
+        }
+    }
+    let out = scratch("pages");
+    let out_arg = out.display().to_string();
+    let (_, code) = mark(&[
+        "--tests",
+        "tests/mark/suite",
+        "--fuzz-time",
+        "0",
+        "--memcheck",
+        "none",
+        "--out",
+        &out_arg,
+        "tests/mark/class/wrong-test",
+        "tests/mark/class/no-compile",
+    ]);
+    assert_eq!(code, Some(1), "not every submission got its full mark");
+    for (page, shows) in [
+        ("index.html", "<table id=\"class\">"),
+        ("wrong-test/report.html", "WRONG tests/coordinate.in"),
+        ("no-compile/report.html", "compiles: NO"),
+    ] {
+        let path = out.join(page);
+        let browser = Command::new("chromium")
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--enable-logging=stderr",
+                "--v=0",
+                "--dump-dom",
+            ])
+            .arg(format!("file://{}", path.display()))
+            .output()
+            .expect("run chromium");
+        let dom = String::from_utf8_lossy(&browser.stdout);
+        let log = String::from_utf8_lossy(&browser.stderr);
+        assert!(
+            dom.contains(shows),
+            "{page}: no {shows:?} in what Chromium shows:\n{dom}"
+        );
+        let console: Vec<&str> = log.lines().filter(|l| l.contains(":CONSOLE")).collect();
+        assert!(
+            console.is_empty(),
+            "{page}: the browser says:\n{}",
+            console.join("\n")
+        );
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -41,7 +41,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::model::{Build, Correctness, Marked, MarkedClass, NotRead};
-use super::report::{csv, gradescope, json, junit, page};
+use super::report::{csv, gradescope, html, json, junit, page};
 use compile::Compiler;
 use memory::MemoryOptions;
 use score::Weights;
@@ -202,6 +202,7 @@ fn write_class(
     if let Some(dir) = &opts.out_dir {
         write_file(&dir.join("class.csv"), &csv::class(all))?;
         write_file(&dir.join("summary.txt"), &page::summary(all))?;
+        write_file(&dir.join("index.html"), &html::class(all))?;
     }
     Ok(())
 }
@@ -364,6 +365,7 @@ fn write_files(opts: &MarkOptions, m: &Marked) -> Result<(), ConformError> {
     };
     let dir = dir.join(&m.name);
     write_file(&dir.join("report.txt"), &page::page(m))?;
+    write_file(&dir.join("report.html"), &html::student(m))?;
     write_file(&dir.join("report.json"), &json::pretty(m))?;
     write_file(&dir.join("results.json"), &gradescope::results(m))?;
     write_file(

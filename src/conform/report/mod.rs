@@ -11,6 +11,7 @@
 
 pub mod csv;
 pub mod gradescope;
+pub mod html;
 pub mod json;
 pub mod junit;
 #[cfg(test)]

@@ -19,12 +19,9 @@ pub fn page(m: &Marked) -> String {
     let _ = writeln!(out, "== {} ({})", m.name, m.folder.display());
     let _ = writeln!(out, "{NOT_OFFICIAL}");
     let _ = writeln!(out, "suite: {}", m.suite.said());
-    write_not_read(&mut out, m);
-    write_build(&mut out, m);
-    write_restrictions(&mut out, m);
-    write_correctness(&mut out, m);
-    write_memory(&mut out, m);
-    write_tests(&mut out, m);
+    for (_, text) in sections(m) {
+        out.push_str(&text);
+    }
     let _ = writeln!(out, "mark: {} of {}", marks.total, marks.max);
     if let Some(why) = &marks.zeroed {
         let _ = writeln!(out, "  zero: {why}");
@@ -42,6 +39,28 @@ pub fn page(m: &Marked) -> String {
         );
     }
     out
+}
+
+/// The page's parts between its head and its marks, each with its
+/// heading, in order: the HTML page shows the same text under headings.
+pub fn sections(m: &Marked) -> Vec<(&'static str, String)> {
+    type Writer = fn(&mut String, &Marked);
+    let parts: [(&'static str, Writer); 6] = [
+        ("Not read", write_not_read),
+        ("Compiling", write_build),
+        ("Restrictions", write_restrictions),
+        ("Correctness", write_correctness),
+        ("Memory", write_memory),
+        ("The student's tests", write_tests),
+    ];
+    parts
+        .into_iter()
+        .map(|(heading, write)| {
+            let mut text = String::new();
+            write(&mut text, m);
+            (heading, text)
+        })
+        .collect()
 }
 
 fn write_not_read(out: &mut String, m: &Marked) {

@@ -1,0 +1,509 @@
+//! `mark`'s web pages: the student's page (`NAME/report.html`), the text
+//! page's sections under headings, its diffs marked, printable on A4; and
+//! the class page (`index.html`): how the marks spread and which clauses
+//! the class broke, as inline SVG plots, the submissions given zero, and
+//! a table of every submission linking to its page.
+//!
+//! Nothing is loaded from anywhere: the style is in the page, the plots
+//! are drawn here, and the table sorts with a few lines of script on top
+//! of a page that reads the same without it. Every text from a
+//! submission (names, compiler messages, the program's bytes as the
+//! diffs show them) goes through [`escape`], and only there.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use super::page;
+use crate::conform::model::{Marked, NOT_OFFICIAL};
+
+/// The longest text shown of any one piece of a page (a compiler's
+/// messages, a diff): the JSON report holds it all.
+const TEXT_CUT: usize = 64 * 1024;
+/// Bars of a histogram of marks.
+const BINS: usize = 10;
+
+/// `text` made safe as HTML text or an attribute's value.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// At most [`TEXT_CUT`] bytes of `text`, cut at a character, saying so.
+fn cut(text: &str) -> String {
+    if text.len() <= TEXT_CUT {
+        return text.to_owned();
+    }
+    let mut end = TEXT_CUT;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!(
+        "{}\n… cut at {TEXT_CUT} bytes of {}: the JSON report holds it all",
+        &text[..end],
+        text.len()
+    )
+}
+
+const STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:60rem;margin:1rem auto;\
+padding:0 1rem;line-height:1.4;color:#111}h1{font-size:1.4rem}h2{font-size:1.1rem;\
+border-bottom:1px solid #999;margin-top:1.5rem}pre{white-space:pre-wrap;overflow-wrap:anywhere;\
+background:#f5f5f5;padding:.5rem;border:1px solid #ddd;font-size:.85rem}\
+table{border-collapse:collapse;width:100%}th,td{border:1px solid #bbb;padding:.2rem .4rem;\
+text-align:left;vertical-align:top}th{background:#eee}td.n{text-align:right}\
+.lost{font-weight:bold}.exp{background:#e6f4e6}.got{background:#fbe3e3;font-weight:bold}\
+.note{color:#444;font-style:italic}svg{width:100%;max-width:34rem;height:auto}\
+th button{all:unset;cursor:pointer}\
+@media print{@page{size:A4;margin:15mm}body{max-width:none}pre{font-size:8pt}}";
+
+/// A whole page around `body`.
+fn document(title: &str, body: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n{body}</body>\n</html>\n",
+        escape(title)
+    )
+}
+
+/// A section of the text page as preformatted text, the diff's lines
+/// marked: `expected |` as expected, `got |` as what differs.
+fn section(out: &mut String, heading: &str, text: &str) {
+    if text.trim().is_empty() {
+        return;
+    }
+    let _ = write!(out, "<h2>{}</h2>\n<pre>", escape(heading));
+    for line in cut(text).lines() {
+        let trimmed = line.trim_start();
+        let class = if trimmed.starts_with("expected |") {
+            Some("exp")
+        } else if trimmed.starts_with("got      |") || trimmed.starts_with("got |") {
+            Some("got")
+        } else if trimmed.starts_with("FAIL ") || trimmed.contains("ERRORS") {
+            Some("lost")
+        } else {
+            None
+        };
+        match class {
+            Some(c) => {
+                let _ = writeln!(out, "<span class=\"{c}\">{}</span>", escape(line));
+            }
+            None => {
+                let _ = writeln!(out, "{}", escape(line));
+            }
+        }
+    }
+    out.push_str("</pre>\n");
+}
+
+/// The student's page: the marks first, with what each lost, then each
+/// part of the text page under its heading.
+pub fn student(m: &Marked) -> String {
+    let mut body = String::new();
+    let _ = writeln!(
+        body,
+        "<h1>{}: {} of {}</h1>\n<p class=\"note\">{}</p>\n<p>suite: {}</p>",
+        escape(&m.name),
+        m.marks.total,
+        m.marks.max,
+        escape(NOT_OFFICIAL),
+        escape(&m.suite.said())
+    );
+    if let Some(why) = &m.marks.zeroed {
+        let _ = writeln!(body, "<p class=\"lost\">zero: {}</p>", escape(why));
+    }
+    body.push_str("<table>\n<tr><th>part</th><th>score</th><th>of</th><th>based on</th></tr>\n");
+    for part in &m.marks.parts {
+        let lost = if m.marks.counted(part) < part.max {
+            " class=\"lost\""
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            body,
+            "<tr{lost}><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
+            escape(part.id),
+            m.marks.counted(part),
+            part.max,
+            escape(&part.basis)
+        );
+    }
+    body.push_str("</table>\n");
+    for (heading, text) in page::sections(m) {
+        section(&mut body, heading, &text);
+    }
+    document(&format!("{}: marks", m.name), &body)
+}
+
+/// A histogram of `values` (each from 0 to `max`) in [`BINS`] bars, as
+/// SVG with its title and the count above each bar.
+fn histogram(title: &str, values: &[f64], max: f64) -> String {
+    let mut counts = [0usize; BINS];
+    for &v in values {
+        let share = if max > 0.0 { v / max } else { 0.0 };
+        // The top bar holds the full mark too.
+        let bin = ((share * BINS as f64) as usize).min(BINS - 1);
+        counts[bin] += 1;
+    }
+    let most = counts.iter().copied().max().unwrap_or(0).max(1);
+    let (w, h, bar) = (440, 160, 40);
+    let mut svg = format!(
+        "<figure><svg viewBox=\"0 0 {w} {}\" role=\"img\" aria-label=\"{}\">\n",
+        h + 40,
+        escape(title)
+    );
+    for (i, &n) in counts.iter().enumerate() {
+        let height = n * (h - 20) / most;
+        let x = 20 + i * bar;
+        let y = h - height;
+        let _ = writeln!(
+            svg,
+            "<rect x=\"{x}\" y=\"{y}\" width=\"{}\" height=\"{height}\" fill=\"#4a6fa5\" \
+             stroke=\"#000\"/><text x=\"{}\" y=\"{}\" font-size=\"11\" \
+             text-anchor=\"middle\">{n}</text>",
+            bar - 4,
+            x + (bar - 4) / 2,
+            y.saturating_sub(3),
+        );
+        let from = max * i as f64 / BINS as f64;
+        let _ = writeln!(
+            svg,
+            "<text x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\">{}</text>",
+            x + (bar - 4) / 2,
+            h + 14,
+            round(from)
+        );
+    }
+    let _ = writeln!(
+        svg,
+        "<line x1=\"18\" y1=\"{h}\" x2=\"{}\" y2=\"{h}\" stroke=\"#000\"/>",
+        20 + BINS * bar
+    );
+    let _ = writeln!(
+        svg,
+        "</svg><figcaption>{} (bars from 0 to {max}; the count above each)</figcaption></figure>",
+        escape(title)
+    );
+    svg
+}
+
+fn round(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+/// Horizontal bars: each label with its count, longest first, as SVG.
+fn bars(title: &str, rows: &[(String, usize)]) -> String {
+    let most = rows.iter().map(|r| r.1).max().unwrap_or(0).max(1);
+    let (label, width, row) = (160, 260, 18);
+    let mut svg = format!(
+        "<figure><svg viewBox=\"0 0 {} {}\" role=\"img\" aria-label=\"{}\">\n",
+        label + width + 40,
+        rows.len() * row + 4,
+        escape(title)
+    );
+    for (i, (name, n)) in rows.iter().enumerate() {
+        let y = i * row;
+        let _ = writeln!(
+            svg,
+            "<text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"end\">{}</text>\
+             <rect x=\"{label}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#a54a4a\" \
+             stroke=\"#000\"/><text x=\"{}\" y=\"{}\" font-size=\"11\">{n}</text>",
+            label - 4,
+            y + 13,
+            escape(name),
+            y + 2,
+            n * width / most,
+            row - 4,
+            label + n * width / most + 4,
+            y + 13,
+        );
+    }
+    let _ = writeln!(
+        svg,
+        "</svg><figcaption>{}</figcaption></figure>",
+        escape(title)
+    );
+    svg
+}
+
+/// The script that sorts the table by a column clicked: the page reads
+/// the same without it.
+const SORT: &str = "<script>\ndocument.querySelectorAll('th button').forEach((b, col) => {\n\
+  b.addEventListener('click', () => {\n\
+    const body = document.querySelector('#class tbody');\n\
+    const rows = Array.from(body.rows);\n\
+    const key = r => r.cells[col].dataset.v ?? r.cells[col].textContent;\n\
+    const num = rows.every(r => key(r) !== '' && !isNaN(key(r)));\n\
+    const down = b.dataset.down !== '1';\n\
+    b.dataset.down = down ? '1' : '0';\n\
+    rows.sort((x, y) => {\n\
+      const [a, c] = [key(x), key(y)];\n\
+      const d = num ? a - c : a.localeCompare(c);\n\
+      return down ? d : -d;\n\
+    });\n\
+    rows.forEach(r => body.appendChild(r));\n\
+  });\n\
+});\n</script>\n";
+
+/// The class page: how the marks spread, the clauses the class broke,
+/// who got zero and why, and every submission with a link to its page.
+pub fn class(all: &[Marked]) -> String {
+    let mut body = String::new();
+    let max = all.first().map_or(0.0, |m| m.marks.max);
+    let _ = writeln!(
+        body,
+        "<h1>{} submissions, each out of {max}</h1>\n<p class=\"note\">{}</p>",
+        all.len(),
+        escape(NOT_OFFICIAL)
+    );
+    if let Some(m) = all.first() {
+        let _ = writeln!(body, "<p>suite: {}</p>", escape(&m.suite.said()));
+    }
+    body.push_str("<h2>How the marks spread</h2>\n");
+    let totals: Vec<f64> = all.iter().map(|m| m.marks.total).collect();
+    body.push_str(&histogram("totals", &totals, max));
+    let mut parts: BTreeMap<&str, (f64, Vec<f64>)> = BTreeMap::new();
+    for m in all {
+        for p in &m.marks.parts {
+            let entry = parts.entry(p.id).or_insert((p.max, Vec::new()));
+            entry.1.push(m.marks.counted(p));
+        }
+    }
+    for (id, (part_max, scores)) in &parts {
+        body.push_str(&histogram(id, scores, *part_max));
+    }
+    write_clauses(&mut body, all);
+    write_zeros(&mut body, all);
+    write_table(&mut body, all);
+    body.push_str(SORT);
+    document("the class's marks", &body)
+}
+
+/// For each clause, how many submissions fail a case under it: the
+/// assignment's rules apart from this contract's decisions.
+fn write_clauses(body: &mut String, all: &[Marked]) {
+    let mut rules: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut decisions: BTreeMap<&str, usize> = BTreeMap::new();
+    for m in all {
+        let Some(c) = &m.correctness else { continue };
+        let mut seen: Vec<(&str, bool)> = Vec::new();
+        for f in &c.failures {
+            let key = (
+                f.clause.unwrap_or("(no clause found)"),
+                f.depends_on_decisions,
+            );
+            if !seen.contains(&key) {
+                seen.push(key);
+            }
+        }
+        for (clause, decided) in seen {
+            *if decided { &mut decisions } else { &mut rules }
+                .entry(clause)
+                .or_default() += 1;
+        }
+    }
+    for (title, counts) in [
+        ("The assignment's rules broken", rules),
+        (
+            "This contract's decisions not followed (not scored)",
+            decisions,
+        ),
+    ] {
+        let _ = writeln!(body, "<h2>{title}</h2>");
+        if counts.is_empty() {
+            body.push_str("<p>none</p>\n");
+            continue;
+        }
+        let mut rows: Vec<(String, usize)> =
+            counts.into_iter().map(|(k, n)| (k.to_owned(), n)).collect();
+        rows.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        body.push_str(&bars("submissions failing a case under each clause", &rows));
+        body.push_str("<table>\n<tr><th>clause</th><th>submissions</th></tr>\n");
+        for (clause, n) in &rows {
+            let _ = writeln!(
+                body,
+                "<tr><td>{}</td><td class=\"n\">{n}</td></tr>",
+                escape(clause)
+            );
+        }
+        body.push_str("</table>\n");
+    }
+}
+
+fn write_zeros(body: &mut String, all: &[Marked]) {
+    body.push_str("<h2>Given zero</h2>\n");
+    let zeros: Vec<&Marked> = all.iter().filter(|m| m.marks.zeroed.is_some()).collect();
+    if zeros.is_empty() {
+        body.push_str("<p>none</p>\n");
+        return;
+    }
+    body.push_str("<ul>\n");
+    for m in zeros {
+        let _ = writeln!(
+            body,
+            "<li><a href=\"{}/report.html\">{}</a>: {}</li>",
+            escape(&link(&m.name)),
+            escape(&m.name),
+            escape(m.marks.zeroed.as_deref().unwrap_or(""))
+        );
+    }
+    body.push_str("</ul>\n");
+}
+
+/// A submission's name as a relative link: each byte that could end or
+/// redirect the path (`/`, `?`, `#`, `%`, spaces, quotes) percent-encoded.
+fn link(name: &str) -> String {
+    let mut out = String::new();
+    for b in name.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+fn write_table(body: &mut String, all: &[Marked]) {
+    body.push_str("<h2>Every submission</h2>\n<table id=\"class\">\n<thead><tr>");
+    let ids: Vec<&str> = all
+        .first()
+        .map(|m| m.marks.parts.iter().map(|p| p.id).collect())
+        .unwrap_or_default();
+    let mut columns = vec!["name", "compiles", "memory"];
+    columns.extend(&ids);
+    columns.extend(["total", "seconds"]);
+    for c in &columns {
+        let _ = write!(
+            body,
+            "<th><button type=\"button\">{}</button></th>",
+            escape(c)
+        );
+    }
+    body.push_str("</tr></thead>\n<tbody>\n");
+    for m in all {
+        let _ = write!(
+            body,
+            "<tr><td><a href=\"{}/report.html\">{}</a></td><td>{}</td><td>{}</td>",
+            escape(&link(&m.name)),
+            escape(&m.name),
+            page::compiles_word(m),
+            page::memory_word(m)
+        );
+        for id in &ids {
+            let score = m
+                .marks
+                .score_of(id)
+                .map_or(String::new(), |s| s.to_string());
+            let _ = write!(body, "<td class=\"n\">{score}</td>");
+        }
+        let _ = writeln!(
+            body,
+            "<td class=\"n\">{}</td><td class=\"n\">{:.1}</td></tr>",
+            m.marks.total,
+            m.took.as_secs_f64()
+        );
+    }
+    body.push_str("</tbody>\n</table>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conform::model::{Build, Correctness, Failure, Marks, Part};
+
+    /// A submission whose name, compiler messages and output hold markup.
+    fn hostile() -> Marked {
+        Marked {
+            name: "<script>alert(1)</script>".to_owned(),
+            build: Build {
+                compiled: true,
+                command: "gcc gitm.c".to_owned(),
+                messages: "gitm.c:1: </pre><script>alert(2)</script>\n".to_owned(),
+                ..Build::default()
+            },
+            correctness: Some(Correctness {
+                failures: vec![Failure {
+                    case: "a.in".to_owned(),
+                    reason: "stdout".to_owned(),
+                    clause: Some("CMD-WHO"),
+                    depends_on_decisions: false,
+                    detail:
+                        "    expected | B⏎\n    got      | </pre><img src=x onerror=alert(3)>⏎\n"
+                            .to_owned(),
+                }],
+                ..Correctness::default()
+            }),
+            marks: Marks {
+                total: 0.0,
+                max: 10.0,
+                parts: vec![Part {
+                    id: "correctness",
+                    score: 0.0,
+                    max: 10.0,
+                    basis: "<b>".to_owned(),
+                }],
+                zeroed: None,
+            },
+            ..Marked::default()
+        }
+    }
+
+    #[test]
+    fn a_students_bytes_name_and_compiler_messages_never_become_markup() {
+        let m = hostile();
+        for page in [student(&m), class(std::slice::from_ref(&m))] {
+            for markup in ["<script>alert", "</pre><script>", "<img", "<b>"] {
+                assert!(!page.contains(markup), "{markup} in:\n{page}");
+            }
+            // The page's own markup is all there is: one <pre> closed per
+            // one opened, and the only script the class page's own.
+            assert_eq!(
+                page.matches("<pre>").count(),
+                page.matches("</pre>").count()
+            );
+            assert!(page.matches("<script>").count() <= 1, "{page}");
+        }
+        let page = student(&m);
+        assert!(
+            page.contains("&lt;/pre&gt;&lt;script&gt;alert(2)"),
+            "{page}"
+        );
+        assert!(page.contains("<span class=\"got\">"), "{page}");
+        let class = class(std::slice::from_ref(&m));
+        assert!(
+            class.contains("href=\"%3Cscript%3Ealert%281%29%3C%2Fscript%3E/report.html\""),
+            "{class}"
+        );
+    }
+
+    #[test]
+    fn a_long_output_is_cut_and_says_so() {
+        let mut m = hostile();
+        m.build.messages = "x".repeat(10 * TEXT_CUT);
+        let page = student(&m);
+        assert!(page.len() < 3 * TEXT_CUT, "{}", page.len());
+        assert!(
+            page.contains("… cut at 65536 bytes of 6553"),
+            "{}",
+            &page[page.len() - 300..]
+        );
+    }
+
+    #[test]
+    fn the_histogram_counts_each_value_once_the_full_mark_in_the_top_bar() {
+        let svg = histogram("totals", &[0.0, 5.0, 10.0, 10.0], 10.0);
+        assert_eq!(svg.matches("<rect").count(), BINS);
+        // The top bar is as tall as the chart allows: two of the four.
+        assert!(svg.contains(">2</text>"), "{svg}");
+    }
+}
