@@ -20,22 +20,28 @@
 //! nothing at start-up.
 
 //!
-//! - [`args`]: the rules above, for any table of options: the leaf every
-//!   command's options build on (the conformance kit's too).
+//! - [`args`]: the rules above, for any list of options: the leaf every
+//!   command's options build on (the conformance kit's too). It knows no
+//!   command, nor the program's name.
+//! - [`table`]: a command as one table of options, each with its value's
+//!   name, its help, its default and its parser; the help made from it.
+//! - [`values`]: the values the kit's options take, each read in one
+//!   place, whichever command reads it.
 //! - [`play`]: the game's options and help.
-//! - [`kit`]: the options and help of `check`, `fuzz` and `cover`.
-//! - [`mark`]: the options and help of `mark`.
+//! - [`kit`]: the tables of `check`, `fuzz` and `cover`.
+//! - [`mark`]: the table of `mark`.
 //!
 //! This module only sends the line to the command it names, so it is the
-//! one place that knows every command: it sits above the shells it starts.
-//! `help [SUBCOMMAND]` is `--help` by another name, and a `--program`
-//! named without a `/` that is not on `PATH` is refused here, naming
-//! `./NAME` when that is in the working folder, before the kit runs it.
+//! one place that knows every command and the program's name: it sits
+//! above the shells it starts. `help [SUBCOMMAND]` is `--help` by another
+//! name.
 
 pub mod args;
 pub mod kit;
 pub mod mark;
 pub mod play;
+pub mod table;
+pub mod values;
 
 use std::ffi::OsString;
 
@@ -45,10 +51,50 @@ pub use args::{CliError, Spec};
 pub use play::Play;
 
 use crate::conform::mark::MarkOptions;
-use crate::conform::{CheckOptions, CoverOptions, FuzzOptions, Setup, sandbox};
+use crate::conform::{CheckOptions, CoverOptions, FuzzOptions, Setup};
 use crate::controller::text;
 use args::{Early, early};
-use kit::{Parsed, Sub};
+use table::Table;
+
+/// The program's name, as its help and its usage errors give it.
+const PROGRAM: &str = "gomoku-mist";
+
+/// A subcommand: its table, and what its options become.
+struct Subcommand {
+    table: &'static dyn Table,
+    parse: fn(&[OsString]) -> Result<Action, CliError>,
+}
+
+/// The subcommands, in the order the help lists them.
+static SUBCOMMANDS: [Subcommand; 4] = [
+    Subcommand {
+        table: &kit::CHECK,
+        parse: |args| kit::CHECK.parse(args, setup).map(Action::Check),
+    },
+    Subcommand {
+        table: &kit::FUZZ,
+        parse: |args| kit::FUZZ.parse(args, setup).map(Action::Fuzz),
+    },
+    Subcommand {
+        table: &kit::COVER,
+        parse: |args| kit::COVER.parse(args, setup).map(Action::Cover),
+    },
+    Subcommand {
+        table: &mark::MARK,
+        parse: |args| {
+            mark::MARK
+                .parse(args, setup)
+                .map(|o| Action::Mark(Box::new(o)))
+        },
+    },
+];
+
+/// The subcommand called `name`, if there is one.
+fn subcommand(name: &OsString) -> Option<&'static Subcommand> {
+    SUBCOMMANDS
+        .iter()
+        .find(|sub| name.to_str() == Some(sub.table.name()))
+}
 
 /// What the command line asks for.
 #[derive(Debug)]
@@ -77,7 +123,7 @@ pub enum Action {
 #[error("{error}")]
 pub struct UsageError {
     /// How the command is invoked, e.g. `gomoku-mist`: the hint names it.
-    pub command: &'static str,
+    pub command: String,
     /// What is wrong.
     pub error: CliError,
 }
@@ -85,7 +131,7 @@ pub struct UsageError {
 impl UsageError {
     /// The line printed after the error.
     pub fn hint(&self) -> String {
-        text::usage_hint(self.command)
+        text::usage_hint(&self.command)
     }
 }
 
@@ -103,10 +149,14 @@ where
     if args.first().is_some_and(|first| first == "help") {
         return help(&args[1..]);
     }
-    let sub = args.first().and_then(Sub::from_name);
+    let sub = args.first().and_then(subcommand);
     let (command, help, args) = match sub {
-        Some(sub) => (sub.command(), sub.help(), &args[1..]),
-        None => ("gomoku-mist", play::HELP, &args[..]),
+        Some(sub) => (
+            format!("{PROGRAM} {}", sub.table.name()),
+            sub.table.help(PROGRAM),
+            &args[1..],
+        ),
+        None => (PROGRAM.to_owned(), play::HELP, &args[..]),
     };
     match early(args) {
         Some(Early::Help) => return Ok(Action::Help(help)),
@@ -115,85 +165,47 @@ where
     }
     let action = match sub {
         None => play::parse(args.to_vec()).map(|play| Action::Play(Box::new(play))),
-        Some(sub) => match kit::parse(sub, args, setup) {
-            Ok(Parsed::Check(options)) => {
-                found(options.program.as_deref()).map(|()| Action::Check(options))
-            }
-            Ok(Parsed::Fuzz(options)) => {
-                found(Some(options.program.as_slice())).map(|()| Action::Fuzz(options))
-            }
-            Ok(Parsed::Cover(options)) => Ok(Action::Cover(options)),
-            Ok(Parsed::Mark(options)) => Ok(Action::Mark(options)),
-            Err(error) => Err(error),
-        },
+        Some(sub) => (sub.parse)(args),
     };
-    action.map_err(|error| UsageError { command, error })
+    action.map_err(|error| usage_error(command, error))
+}
+
+/// A usage error of `command`; a subcommand's name where an argument
+/// stands is said to come first.
+fn usage_error(command: String, error: CliError) -> UsageError {
+    let error = match error {
+        CliError::UnexpectedArgument(name) if name == "help" || subcommand(&name).is_some() => {
+            let usage = format!("{PROGRAM} {}", name.to_string_lossy());
+            CliError::NotFirst { name, usage }
+        }
+        error => error,
+    };
+    UsageError { command, error }
 }
 
 /// `gomoku-mist help [SUBCOMMAND]`: the help `--help` prints, of the
 /// program or of the subcommand named. `-h` and `-V` win here as
 /// everywhere.
 fn help(args: &[OsString]) -> Result<Action, UsageError> {
-    // Its errors send the reader to the program's help, which lists the
-    // subcommands.
-    let command = "gomoku-mist";
     match early(args) {
         Some(Early::Help) => return Ok(Action::Help(play::HELP)),
         Some(Early::Version) => return Ok(Action::Version),
         None => {}
     }
-    let error = |error| Err(UsageError { command, error });
+    // Its errors send the reader to the program's help, which lists the
+    // subcommands.
+    let error = |error| Err(usage_error(PROGRAM.to_owned(), error));
     match args {
         [] => Ok(Action::Help(play::HELP)),
         [topic] if topic == "help" => Ok(Action::Help(play::HELP)),
-        [topic] => match Sub::from_name(topic) {
-            Some(sub) => Ok(Action::Help(sub.help())),
-            None => error(CliError::UnknownSubcommand(topic.clone())),
+        [topic] => match subcommand(topic) {
+            Some(sub) => Ok(Action::Help(sub.table.help(PROGRAM))),
+            None => error(CliError::UnknownSubcommand {
+                given: topic.clone(),
+                known: SUBCOMMANDS.iter().map(|sub| sub.table.name()).collect(),
+            }),
         },
         [_, stray, ..] => error(CliError::UnexpectedArgument(stray.clone())),
-    }
-}
-
-/// Whether the program of a `--program`, if one is given, can be found:
-/// a bare name (no `/`) must be a file on `PATH`, as the system will look
-/// for it there and nowhere else; a student's `student` in the working
-/// directory is a common slip, so it is named. A path is left to the kit,
-/// which reports a program that cannot start with the system's reason.
-fn found(program: Option<&[OsString]>) -> Result<(), CliError> {
-    let Some(name) = program.and_then(<[OsString]>::first) else {
-        return Ok(());
-    };
-    if name.is_empty() || name.as_encoded_bytes().contains(&b'/') {
-        return Ok(());
-    }
-    // With no PATH at all, what the system will do is left to the kit.
-    if std::env::var_os("PATH").is_none() || sandbox::on_path(name, runnable).is_some() {
-        return Ok(());
-    }
-    let local = std::path::Path::new(name)
-        .is_file()
-        .then(|| name.to_str())
-        .flatten()
-        .filter(|name| !name.chars().any(char::is_control))
-        .map(|name| format!("./{name}"));
-    Err(CliError::NotFound {
-        option: "--program",
-        program: name.clone(),
-        local,
-    })
-}
-
-/// Whether `path` is a file the system would run.
-fn runnable(path: &std::path::Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        path.metadata()
-            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    }
-    #[cfg(not(unix))]
-    {
-        path.is_file() || path.with_extension("exe").is_file()
     }
 }
 
@@ -258,13 +270,11 @@ mod tests {
 
     #[test]
     fn the_help_lists_every_subcommand() {
-        let names: Vec<&str> = Sub::ALL.iter().map(|sub| sub.name()).collect();
-        assert_eq!(names, args::SUBCOMMANDS);
-        for sub in Sub::ALL {
-            assert_eq!(Sub::from_name(&OsString::from(sub.name())), Some(sub));
-            let usage = format!("\n       gomoku-mist {} ", sub.name());
+        for sub in &SUBCOMMANDS {
+            let name = sub.table.name();
+            let usage = format!("\n       gomoku-mist {name} ");
             assert!(play::HELP.contains(&usage), "--help lacks {usage:?}");
-            let pointer = format!("(see {} --help)", sub.name());
+            let pointer = format!("(see {name} --help)");
             assert!(play::HELP.contains(&pointer), "--help lacks {pointer:?}");
         }
         assert!(play::HELP.contains("\n       gomoku-mist help [check|fuzz|cover|mark] "));
@@ -280,8 +290,10 @@ mod tests {
         assert_eq!(help(&["help", "help"]), play::HELP);
         assert_eq!(help(&["help", "--help"]), play::HELP);
         assert_eq!(help(&["help", "bogus", "-h"]), play::HELP);
-        for sub in Sub::ALL {
-            assert_eq!(help(&["help", sub.name()]), sub.help());
+        for sub in &SUBCOMMANDS {
+            let name = sub.table.name();
+            assert_eq!(help(&["help", name]), sub.table.help(PROGRAM));
+            assert_eq!(help(&[name, "--help"]), sub.table.help(PROGRAM));
         }
         assert!(matches!(parse(args(&["help", "-V"])), Ok(Action::Version)));
         assert_eq!(
@@ -296,6 +308,32 @@ mod tests {
             error(&["--board", "help"]),
             "unexpected argument \"help\" (a subcommand comes first: gomoku-mist help …)"
         );
+    }
+
+    #[test]
+    fn a_timeout_is_refused_alike_by_every_command_that_takes_one() {
+        let cases = [
+            ("0", "is not a number of seconds from above 0 to 1000000"),
+            (
+                "0.0001",
+                "is below a millisecond: no program starts that fast",
+            ),
+            ("-1", "is not a number of seconds from above 0 to 1000000"),
+            ("1e19", "is not a number of seconds from above 0 to 1000000"),
+        ];
+        for (value, problem) in cases {
+            for line in [
+                &["check", "--timeout", value, "a"][..],
+                &["fuzz", "--program", "./p", "--timeout", value],
+                &["mark", "--timeout", value, "a"],
+            ] {
+                assert_eq!(error(line), format!("--timeout: \"{value}\" {problem}"));
+            }
+        }
+        match parse(args(&["mark", "--timeout", "0.001", "a"])) {
+            Ok(Action::Mark(o)) => assert_eq!(o.suite.timeout, Duration::from_millis(1)),
+            other => panic!("a millisecond is the floor, and allowed: {other:?}"),
+        }
     }
 
     #[test]
