@@ -41,15 +41,10 @@ pub enum CliError {
     /// An argument where none is expected.
     #[error("unexpected argument {}", shown(.0))]
     UnexpectedArgument(OsString),
-    /// A subcommand's name where an argument stands: a subcommand comes
-    /// first.
-    #[error("unexpected argument {} (a subcommand comes first: {usage} …)", shown(.name))]
-    NotFirst {
-        /// The subcommand's name.
-        name: OsString,
-        /// How it is invoked, e.g. `gomoku-mist check`.
-        usage: String,
-    },
+    /// A subcommand's name, and how it is invoked, where an argument
+    /// stands: a subcommand comes first.
+    #[error("unexpected argument {} (a subcommand comes first: {} …)", shown(.0), .1)]
+    NotFirst(OsString, String),
     /// A value that does not mean anything to its option.
     #[error("{option}: {} {problem}", shown(.value))]
     BadValue {
@@ -92,14 +87,9 @@ pub enum CliError {
     /// An option that means nothing without another.
     #[error("{0} needs {1}")]
     Needs(&'static str, &'static str),
-    /// `help` asked about a subcommand there is not.
-    #[error("no subcommand {} (help knows {})", shown(.given), .known.join(", "))]
-    UnknownSubcommand {
-        /// The name as given.
-        given: OsString,
-        /// The subcommands there are.
-        known: Vec<&'static str>,
-    },
+    /// `help` asked about a subcommand there is not, and those there are.
+    #[error("no subcommand {} (help knows {})", shown(.0), .1.join(", "))]
+    UnknownSubcommand(OsString, Vec<&'static str>),
     /// A program to run that is neither on `PATH` nor a path to a file,
     /// and, if a file of that name is in the working directory, how to
     /// name it.

@@ -1,21 +1,19 @@
-//! The tables of `check`, `fuzz` and `cover`: their options, what they
-//! mean, and the help around them. What the three set is one [`Draft`],
-//! so an option two of them share is defined once.
+//! The tables of `check`, `fuzz` and `cover`. The three set one
+//! [`Draft`], so that an option two of them share is written once.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use super::table::{self, Command, Preset};
-use super::values::{Least, found};
+use super::values::found;
 use crate::conform::sandbox::Contain;
 use crate::conform::{CheckOptions, CoverOptions, Format, FuzzOptions, Limit, ReadArgs};
 
 /// An option of `check`, `fuzz` or `cover`.
 type Opt = table::Opt<Draft>;
 
-/// What the options of `check`, `fuzz` and `cover` set; each command
-/// takes its own part.
+/// What the options set; each command takes its part.
 #[derive(Debug)]
 pub struct Draft {
     program: Option<Vec<OsString>>,
@@ -30,7 +28,7 @@ pub struct Draft {
     read_args: ReadArgs,
 }
 
-/// Before the presets: those the table sets are placeholders here.
+/// Placeholders, which the presets fill.
 fn start(read_args: ReadArgs) -> Draft {
     Draft {
         program: None,
@@ -68,7 +66,7 @@ const fn program(doc: &'static str) -> Opt {
 
 const fn timeout(default: &'static str) -> Opt {
     Opt::value("--timeout", "SECS", |d, v| {
-        v.seconds(Least::Millisecond).map(|t| d.timeout = t)
+        v.timeout().map(|t| d.timeout = t)
     })
     .doc("kill a run still going after this long, at least 0.001")
     .preset(Preset::Value(default))
@@ -93,9 +91,6 @@ const MEMORY: Opt = Opt::value("--memory", "MIB", |d, v| {
 const ISOLATE: Opt = Opt::flag("--isolate", |d| d.contain.isolate = true)
     .doc("refuse to run without bwrap's isolation");
 
-const HELP: Opt = Opt::help("print this help");
-const VERSION: Opt = Opt::version("print the version");
-
 /// `gomoku-mist check`.
 pub static CHECK: Command<Draft, CheckOptions> = Command {
     name: "check",
@@ -115,8 +110,6 @@ without a / is looked up on PATH, as a shell would
         FORMAT,
         MEMORY,
         ISOLATE,
-        HELP,
-        VERSION,
     ],
     start,
     finish: |d, paths| {
@@ -156,20 +149,16 @@ a / is looked up on PATH (./NAME for one in this folder)",
         .doc("stop after N cases")
         .preset(Preset::Value("1000")),
         Opt::value("--time", "SECS", |d, v| {
-            v.seconds(Least::AboveZero)
-                .map(|t| d.limit = Limit::Time(t))
+            v.seconds(false).map(|t| d.limit = Limit::Time(t))
         })
         .doc(
             "stop after this long instead: the whole run, shrinking
 and report included, ends within SECS and one --timeout",
         )
         .or("--cases"),
-        Opt::value("--out", "DIR", |d, v| {
-            d.out = v.path();
-            Ok(())
-        })
-        .doc("where failing cases are written")
-        .preset(Preset::Value("fuzz-failures")),
+        Opt::value("--out", "DIR", |d, v| v.path().map(|p| d.out = p))
+            .doc("where failing cases are written")
+            .preset(Preset::Value("fuzz-failures")),
         timeout("5"),
         JOBS,
         FORMAT,
@@ -180,8 +169,6 @@ most 64 bytes long, the last one `term` or the game's end",
         ),
         MEMORY,
         ISOLATE,
-        HELP,
-        VERSION,
     ],
     start,
     finish: |d, _| {
@@ -219,8 +206,6 @@ pub static COVER: Command<Draft, CoverOptions> = Command {
         })
         .doc("text or json")
         .preset(Preset::Value("text")),
-        HELP,
-        VERSION,
     ],
     start,
     finish: |d, paths| {
@@ -314,149 +299,3 @@ Exit code 0 if every scenario is covered, 1 if one is not (or no case
 was read), 2 for a bad command line.
 
 ";
-
-#[cfg(test)]
-mod tests {
-    use std::fmt::Debug;
-
-    use super::super::args::CliError;
-
-    use super::*;
-
-    fn parse<T>(command: &Command<Draft, T>, args: &[&str]) -> Result<T, CliError> {
-        let args: Vec<OsString> = args.iter().map(OsString::from).collect();
-        command.parse(&args, crate::cli::setup)
-    }
-
-    fn error<T: Debug>(command: &Command<Draft, T>, args: &[&str]) -> String {
-        match parse(command, args) {
-            Err(e) => e.to_string(),
-            Ok(parsed) => panic!("{} {args:?} parsed as {parsed:?}", command.name),
-        }
-    }
-
-    #[test]
-    fn errors_name_their_option() {
-        let fuzz: &[(&[&str], &str)] = &[
-            (
-                &["--program", "p", "--seed", "abc"],
-                "--seed: \"abc\" is not a number",
-            ),
-            (
-                &["--program", "p", "--seed=1", "--seed", "2"],
-                "--seed is given more than once",
-            ),
-            (
-                &["--program", "p", "--time", "1", "--cases", "2"],
-                "--time and --cases cannot both be given",
-            ),
-            (&["--seed", "1"], "--program is required"),
-            (
-                &["--program", "'p"],
-                "--program: \"'p\": a single quote is not closed",
-            ),
-            (
-                &["--program", "p", "--timeout", "0"],
-                "--timeout: \"0\" is not a number of seconds from above 0 to 1000000",
-            ),
-            (
-                &["--program", "p", "--timeout=1000000.5"],
-                "--timeout: \"1000000.5\" is not a number of seconds from above 0 to 1000000",
-            ),
-            (
-                &["--program", "p", "--time", "1e300"],
-                "--time: \"1e300\" is not a number of seconds from above 0 to 1000000",
-            ),
-            (
-                &["--program", "p", "--jobs", "100000000"],
-                "--jobs: \"100000000\" is not a number from 0 to 256",
-            ),
-            (
-                &["--program", "p", "stray"],
-                "unexpected argument \"stray\"",
-            ),
-        ];
-        for (args, want) in fuzz {
-            assert_eq!(error(&FUZZ, args), *want, "fuzz {args:?}");
-        }
-        let check: &[(&[&str], &str)] = &[
-            (
-                &["--timeout", "1e19", "d"],
-                "--timeout: \"1e19\" is not a number of seconds from above 0 to 1000000",
-            ),
-            (
-                &["--jobs=257", "d"],
-                "--jobs: \"257\" is not a number from 0 to 256",
-            ),
-            (&[], "no PATH given"),
-            (&["--seed", "1", "x"], "unknown option \"--seed\""),
-            (&["--timeout"], "--timeout needs a value: --timeout <SECS>"),
-            (
-                &["--help=x", "p"],
-                "--help takes no value, but was given \"x\"",
-            ),
-            (
-                &["--format", "xml", "p"],
-                "--format: \"xml\" is not text, json or junit",
-            ),
-        ];
-        for (args, want) in check {
-            assert_eq!(error(&CHECK, args), *want, "check {args:?}");
-        }
-        assert_eq!(
-            error(&COVER, &["--format=junit", "p"]),
-            "--format: \"junit\" is for check and fuzz only: cover writes text or json"
-        );
-    }
-
-    #[test]
-    fn the_defaults_are_the_tables() {
-        let Ok(check) = parse(&CHECK, &["--", "-h"]) else {
-            panic!("check -- -h");
-        };
-        assert_eq!(
-            check.paths,
-            [PathBuf::from("-h")],
-            "after `--`, help is a path"
-        );
-        assert_eq!(check.timeout, Duration::from_secs(10));
-        assert_eq!(
-            (check.format, check.contain),
-            (Format::Text, Contain::default())
-        );
-        assert!(check.program.is_none() && check.jobs >= 2);
-        let Ok(fuzz) = parse(&FUZZ, &["--program=./p"]) else {
-            panic!("fuzz --program=./p");
-        };
-        assert_eq!(
-            (fuzz.timeout, fuzz.limit),
-            (Duration::from_secs(5), Limit::Cases(1000))
-        );
-        assert_eq!(fuzz.out_dir, PathBuf::from("fuzz-failures"));
-    }
-
-    #[test]
-    fn fuzz_values_both_ways() {
-        let parsed = parse(
-            &FUZZ,
-            &[
-                "--program=./a.out -x",
-                "--seed",
-                "7",
-                "--time=2.5",
-                "--out",
-                "d",
-            ],
-        );
-        let Ok(opts) = parsed else {
-            panic!("{parsed:?}");
-        };
-        assert_eq!(
-            opts.program,
-            [OsString::from("./a.out"), OsString::from("-x")]
-        );
-        assert_eq!(opts.seed, 7);
-        assert_eq!(opts.limit, Limit::Time(Duration::from_millis(2500)));
-        assert_eq!(opts.out_dir, PathBuf::from("d"));
-    }
-}

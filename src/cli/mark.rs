@@ -1,11 +1,10 @@
-//! The table of `mark`: its options, what they mean, and the help around
-//! them.
+//! The table of `mark`.
 
 use std::time::Duration;
 
 use super::args::CliError;
 use super::table::{self, Command, Preset};
-use super::values::{Least, Value};
+use super::values::Value;
 use crate::conform::ReadArgs;
 use crate::conform::mark::compile::Compiler;
 use crate::conform::mark::memory::{Checker, MemoryOptions};
@@ -17,7 +16,7 @@ use crate::conform::sandbox::Contain;
 /// An option of `mark`.
 type Opt = table::Opt<MarkOptions>;
 
-/// Before the presets: those the table sets are placeholders here.
+/// Placeholders, which the presets fill.
 fn start(read_args: ReadArgs) -> MarkOptions {
     let (timeout, jobs) = (Duration::ZERO, 0);
     MarkOptions {
@@ -55,8 +54,7 @@ fn start(read_args: ReadArgs) -> MarkOptions {
     }
 }
 
-/// What the options have set, with the submissions, as `mark` takes it:
-/// the suite and the memory check each get the one `--timeout` and
+/// The suite and the memory check each get the one `--timeout` and
 /// `--jobs`.
 fn finish(
     mut o: MarkOptions,
@@ -98,14 +96,11 @@ pub static MARK: Command<MarkOptions, MarkOptions> = Command {
         Opt::value("--cflags", "FLAGS", |o, v| v.words().map(|w| o.compiler.cflags = w))
             .doc("its flags")
             .preset(Preset::Value("-std=c11 -Wall -Werror=vla -O1")),
-        Opt::value("--tests", "DIR", |o, v| {
-            o.suite.suite = Suite::Folder(v.path());
-            Ok(())
-        })
+        Opt::value("--tests", "DIR", |o, v| v.path().map(|p| o.suite.suite = Suite::Folder(p)))
         .doc("the suite to mark against")
         .preset(Preset::Said("the golden suite\nbuilt into this program")),
         Opt::value("--fuzz-time", "SECS", |o, v| {
-            let time = v.seconds(Least::Zero)?;
+            let time = v.seconds(true)?;
             o.suite.fuzz_time = (!time.is_zero()).then_some(time);
             Ok(())
         })
@@ -114,9 +109,7 @@ pub static MARK: Command<MarkOptions, MarkOptions> = Command {
         Opt::value("--seed", "N", |o, v| v.number().map(|n| o.suite.seed = n))
             .doc("the fuzzing's seed, the same for every submission")
             .preset(Preset::Value("1")),
-        Opt::value("--timeout", "SECS", |o, v| {
-            v.seconds(Least::Millisecond).map(|t| o.suite.timeout = t)
-        })
+        Opt::value("--timeout", "SECS", |o, v| v.timeout().map(|t| o.suite.timeout = t))
         .doc("kill a run still going after this long, at least\n0.001 (under valgrind, 20 times this)")
         .preset(Preset::Value("5")),
         Opt::value("--memcheck", "TOOL", |o, v| {
@@ -140,10 +133,7 @@ pub static MARK: Command<MarkOptions, MarkOptions> = Command {
         Opt::value("--format", "FORMAT", |o, v| v.choice(FORMATS).map(|f| o.format = f))
             .doc("text, json, gradescope (results.json, one\nsubmission), junit or csv")
             .preset(Preset::Value("text")),
-        Opt::value("--out", "DIR", |o, v| {
-            o.out_dir = Some(v.path());
-            Ok(())
-        })
+        Opt::value("--out", "DIR", |o, v| v.path().map(|p| o.out_dir = Some(p)))
         .doc(
             "also write every report: DIR/NAME/report.txt,
 report.json, results.json, junit.xml and the failing
@@ -162,8 +152,6 @@ cases fuzzing found; DIR/class.csv and DIR/summary.txt",
 they could then read the suite, the other
 submissions and whatever this program's user may",
         ),
-        Opt::help("print this help"),
-        Opt::version("print the version"),
     ],
     start,
     finish,
@@ -235,78 +223,3 @@ Exit code 0 if every submission got its full mark, 1 if not, 2 for a bad
 command line or a SUBMISSION or DIR that cannot be read.
 
 ";
-
-#[cfg(test)]
-mod tests {
-    use std::ffi::OsString;
-    use std::path::PathBuf;
-
-    use super::*;
-
-    fn parse(args: &[&str]) -> Result<MarkOptions, CliError> {
-        let args: Vec<OsString> = args.iter().map(OsString::from).collect();
-        MARK.parse(&args, crate::cli::setup)
-    }
-
-    #[test]
-    fn the_defaults_are_the_courses() {
-        let Ok(marked) = parse(&["a"]) else {
-            panic!("mark a");
-        };
-        let course = Compiler::course();
-        assert_eq!(
-            (marked.compiler.cc, marked.compiler.cflags),
-            (course.cc, course.cflags)
-        );
-        assert_eq!(marked.weights, Weights::default());
-        assert_eq!(marked.suite.suite, Suite::BuiltIn);
-        assert_eq!(marked.suite.fuzz_time, Some(Duration::from_secs(30)));
-        assert_eq!(
-            (marked.suite.timeout, marked.memory.timeout),
-            (Duration::from_secs(5), Duration::from_secs(5))
-        );
-        assert_eq!(
-            (marked.suite.jobs, marked.memory.jobs),
-            (marked.jobs, marked.jobs)
-        );
-        assert!(marked.contain.isolate, "isolated unless told not to be");
-        assert_eq!(marked.memory.limit_kib, None);
-    }
-
-    #[test]
-    fn values_are_read_and_refused() {
-        let fuzz_time = parse(&["--fuzz-time", "0", "a"]).map(|o| o.suite.fuzz_time);
-        assert_eq!(fuzz_time.ok(), Some(None), "0 is not at all");
-        let suite = parse(&["--tests", "/nonexistent/golden", "a"]).map(|o| o.suite.suite);
-        assert_eq!(
-            suite.ok(),
-            Some(Suite::Folder(PathBuf::from("/nonexistent/golden"))),
-            "a folder is read when marking starts, not when the line is"
-        );
-        for (args, said) in [
-            (
-                &["--fuzz-time", "-1", "a"][..],
-                "--fuzz-time: \"-1\" is not a number of seconds from 0 to 1000000",
-            ),
-            (&["--cc", "", "a"], "--cc: \"\": it names no program"),
-            (
-                &["--source", "a/b", "a"],
-                "--source: \"a/b\" is not a file name in the folder",
-            ),
-            (
-                &["--memcheck", "x", "a"],
-                "--memcheck: \"x\" is not auto, valgrind, asan or none",
-            ),
-            (
-                &["--format", "gradescope", "a", "b"],
-                "--format: \"gradescope\" is for one submission: a class's results.json files go to --out DIR",
-            ),
-            (&[], "no SUBMISSION given"),
-        ] {
-            assert_eq!(
-                parse(args).map(drop).map_err(|e| e.to_string()),
-                Err(said.to_owned())
-            );
-        }
-    }
-}

@@ -59,41 +59,31 @@ use table::Table;
 /// The program's name, as its help and its usage errors give it.
 const PROGRAM: &str = "gomoku-mist";
 
-/// A subcommand: its table, and what its options become.
-struct Subcommand {
-    table: &'static dyn Table,
-    parse: fn(&[OsString]) -> Result<Action, CliError>,
-}
+/// A subcommand's table, and what it reads a command line as.
+type Subcommand = (
+    &'static dyn Table,
+    fn(&[OsString]) -> Result<Action, CliError>,
+);
 
 /// The subcommands, in the order the help lists them.
 static SUBCOMMANDS: [Subcommand; 4] = [
-    Subcommand {
-        table: &kit::CHECK,
-        parse: |args| kit::CHECK.parse(args, setup).map(Action::Check),
-    },
-    Subcommand {
-        table: &kit::FUZZ,
-        parse: |args| kit::FUZZ.parse(args, setup).map(Action::Fuzz),
-    },
-    Subcommand {
-        table: &kit::COVER,
-        parse: |args| kit::COVER.parse(args, setup).map(Action::Cover),
-    },
-    Subcommand {
-        table: &mark::MARK,
-        parse: |args| {
-            mark::MARK
-                .parse(args, setup)
-                .map(|o| Action::Mark(Box::new(o)))
-        },
-    },
+    (&kit::CHECK, |a| {
+        kit::CHECK.parse(a, setup).map(Action::Check)
+    }),
+    (&kit::FUZZ, |a| kit::FUZZ.parse(a, setup).map(Action::Fuzz)),
+    (&kit::COVER, |a| {
+        kit::COVER.parse(a, setup).map(Action::Cover)
+    }),
+    (&mark::MARK, |a| {
+        mark::MARK
+            .parse(a, setup)
+            .map(|o| Action::Mark(Box::new(o)))
+    }),
 ];
 
 /// The subcommand called `name`, if there is one.
 fn subcommand(name: &OsString) -> Option<&'static Subcommand> {
-    SUBCOMMANDS
-        .iter()
-        .find(|sub| name.to_str() == Some(sub.table.name()))
+    (SUBCOMMANDS.iter()).find(|(table, _)| name.to_str() == Some(table.name()))
 }
 
 /// What the command line asks for.
@@ -105,16 +95,13 @@ pub enum Action {
     Version,
     /// Play a game (boxed: a board is large beside the other variants).
     Play(Box<Play>),
-    /// Check a program against cases: `gomoku-mist check`.
+    /// `gomoku-mist check`: check a program against cases.
     Check(CheckOptions),
-    /// Compare a program with this one on random sessions:
-    /// `gomoku-mist fuzz`.
+    /// `gomoku-mist fuzz`: compare a program with this one.
     Fuzz(FuzzOptions),
-    /// Tell which scenarios a folder of cases exercises:
-    /// `gomoku-mist cover`.
+    /// `gomoku-mist cover`: which scenarios cases exercise.
     Cover(CoverOptions),
-    /// Mark C submissions along the assignment's scheme:
-    /// `gomoku-mist mark`.
+    /// `gomoku-mist mark`: mark C submissions.
     Mark(Box<MarkOptions>),
 }
 
@@ -151,9 +138,9 @@ where
     }
     let sub = args.first().and_then(subcommand);
     let (command, help, args) = match sub {
-        Some(sub) => (
-            format!("{PROGRAM} {}", sub.table.name()),
-            sub.table.help(PROGRAM),
+        Some((table, _)) => (
+            format!("{PROGRAM} {}", table.name()),
+            table.help(PROGRAM),
             &args[1..],
         ),
         None => (PROGRAM.to_owned(), play::HELP, &args[..]),
@@ -165,7 +152,7 @@ where
     }
     let action = match sub {
         None => play::parse(args.to_vec()).map(|play| Action::Play(Box::new(play))),
-        Some(sub) => (sub.parse)(args),
+        Some((_, parse)) => parse(args),
     };
     action.map_err(|error| usage_error(command, error))
 }
@@ -176,7 +163,7 @@ fn usage_error(command: String, error: CliError) -> UsageError {
     let error = match error {
         CliError::UnexpectedArgument(name) if name == "help" || subcommand(&name).is_some() => {
             let usage = format!("{PROGRAM} {}", name.to_string_lossy());
-            CliError::NotFirst { name, usage }
+            CliError::NotFirst(name, usage)
         }
         error => error,
     };
@@ -199,11 +186,11 @@ fn help(args: &[OsString]) -> Result<Action, UsageError> {
         [] => Ok(Action::Help(play::HELP)),
         [topic] if topic == "help" => Ok(Action::Help(play::HELP)),
         [topic] => match subcommand(topic) {
-            Some(sub) => Ok(Action::Help(sub.table.help(PROGRAM))),
-            None => error(CliError::UnknownSubcommand {
-                given: topic.clone(),
-                known: SUBCOMMANDS.iter().map(|sub| sub.table.name()).collect(),
-            }),
+            Some((table, _)) => Ok(Action::Help(table.help(PROGRAM))),
+            None => {
+                let known = SUBCOMMANDS.iter().map(|(table, _)| table.name());
+                error(CliError::UnknownSubcommand(topic.clone(), known.collect()))
+            }
         },
         [_, stray, ..] => error(CliError::UnexpectedArgument(stray.clone())),
     }
@@ -231,177 +218,160 @@ pub fn setup(args: &[OsString]) -> Setup {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use super::args::SHOWN_MAX;
     use super::*;
-    use crate::controller::opponent::Level;
-    use crate::rules::rule::Rule;
 
-    fn args(list: &[&str]) -> Vec<OsString> {
-        list.iter().map(OsString::from).collect()
+    /// What `line`, split at spaces, asks for.
+    fn action(line: &str) -> Action {
+        parse(line.split_whitespace()).unwrap_or_else(|e| panic!("{line}: {e}"))
     }
 
-    fn error(list: &[&str]) -> String {
-        match parse(args(list)) {
+    fn error(line: &str) -> String {
+        said(line.split_whitespace())
+    }
+
+    fn said<S: Into<OsString>>(args: impl IntoIterator<Item = S>) -> String {
+        match parse(args) {
             Err(e) => e.to_string(),
-            Ok(action) => panic!("{list:?} was accepted: {action:?}"),
+            Ok(action) => panic!("accepted: {action:?}"),
+        }
+    }
+
+    /// One command line a line, split at spaces, and its error.
+    const ERRORS: &str = r#"
+-- --help => unexpected argument "--help"
+help bogus => no subcommand "bogus" (help knows check, fuzz, cover, mark)
+help check fuzz => unexpected argument "fuzz" (a subcommand comes first: gomoku-mist fuzz …)
+--board help => unexpected argument "help" (a subcommand comes first: gomoku-mist help …)
+--board=yes => --board takes no value, but was given "yes"
+--help=foo => --help takes no value, but was given "foo"
+-hx => -h takes no value, but was given "x"
+--board= => --board takes no value, but was given ""
+--board --board => --board is given more than once
+--rule=exact --rule exact => --rule is given more than once
+--moves= --moves= => --moves is given more than once
+--bogus => unknown option "--bogus"
+--bord => unknown option "--bord" (did you mean --board?)
+--Rule=x => unknown option "--Rule" (did you mean --rule?)
+-x => unknown option "-x"
+-xyz => unknown option "-xyz"
+--rule => --rule needs a value: --rule <RULE>
+game.in => unexpected argument "game.in"
+- => unexpected argument "-"
+--rule --board => --rule: "--board" is not a rule (use freestyle, exact, caro or renju)
+--cpu white --level 3 --cpu-time 5 => --level and --cpu-time cannot both be given
+--cpu-nodes=9 --cpu white --level 3 => --level and --cpu-nodes cannot both be given
+fuzz --program p --seed abc => --seed: "abc" is not a number
+fuzz --program p --seed=1 --seed 2 => --seed is given more than once
+fuzz --program p --time 1 --cases 2 => --time and --cases cannot both be given
+fuzz --seed 1 => --program is required
+fuzz --program 'p => --program: "'p": a single quote is not closed
+fuzz --program p --timeout=1000000.5 => --timeout: "1000000.5" is not a number of seconds from above 0 to 1000000
+fuzz --program p --time 0 => --time: "0" is not a number of seconds from above 0 to 1000000
+fuzz --program p --time 1e300 => --time: "1e300" is not a number of seconds from above 0 to 1000000
+fuzz --program p --jobs 100000000 => --jobs: "100000000" is not a number from 0 to 256
+fuzz --program ./p stray => unexpected argument "stray"
+check --jobs=257 d => --jobs: "257" is not a number from 0 to 256
+check => no PATH given
+check --seed 1 x => unknown option "--seed"
+check --timeout => --timeout needs a value: --timeout <SECS>
+check --help=x p => --help takes no value, but was given "x"
+check --format xml p => --format: "xml" is not text, json or junit
+check --memory 0 p => --memory: "0" is not a number of MiB from 1 to 1048576
+cover --format=junit p => --format: "junit" is for check and fuzz only: cover writes text or json
+cover => no PATH given
+mark => no SUBMISSION given
+mark --fuzz-time -1 a => --fuzz-time: "-1" is not a number of seconds from 0 to 1000000
+mark --cc= a => --cc: "": it names no program
+mark --source a/b a => --source: "a/b" is not a file name in the folder
+mark --memcheck x a => --memcheck: "x" is not auto, valgrind, asan or none
+mark --memory abc a => --memory: "abc" is not a number of MiB from 1 to 1048576
+mark --weights tests a => --weights: "tests": "tests" is not PART=WEIGHT
+mark --format gradescope a b => --format: "gradescope" is for one submission: a class's results.json files go to --out DIR
+"#;
+
+    #[test]
+    fn each_mistake_gets_its_error() {
+        for case in ERRORS.lines().filter(|case| !case.is_empty()) {
+            let (line, said) = case.split_once(" => ").expect("LINE => ERROR");
+            assert_eq!(error(line), said, "{line}");
+        }
+    }
+
+    #[test]
+    fn a_timeout_is_refused_alike_by_every_command_that_takes_one() {
+        let above = "is not a number of seconds from above 0 to 1000000";
+        let floor = "is below a millisecond: no program starts that fast";
+        for (value, problem) in [
+            ("0", above),
+            ("0.0001", floor),
+            ("-1", above),
+            ("1e19", above),
+        ] {
+            for line in ["check X a", "fuzz --program ./p X", "mark X a"] {
+                let line = line.replace('X', &format!("--timeout {value}"));
+                assert_eq!(error(&line), format!("--timeout: \"{value}\" {problem}"));
+            }
         }
     }
 
     #[test]
     fn help_and_version_win_wherever_they_stand() {
         for line in [
-            &["--help"][..],
-            &["--bogus", "--help"],
-            &["--help", "--bogus"],
-            &["--rule=bogus", "-h"],
-            &["--moves=ZZ", "--help"],
-            &["stray", "--help", "-V"],
+            "--help",
+            "--bogus --help",
+            "--help --bogus",
+            "--rule=bogus -h",
         ] {
-            assert!(matches!(parse(args(line)), Ok(Action::Help(_))), "{line:?}");
+            assert!(matches!(action(line), Action::Help(_)), "{line}");
         }
-        for line in [&["-V"][..], &["--bogus", "--version", "--help"]] {
-            assert!(matches!(parse(args(line)), Ok(Action::Version)), "{line:?}");
+        for line in [
+            "--moves=ZZ --help",
+            "stray --help -V",
+            "check --timeout 0 -h",
+        ] {
+            assert!(matches!(action(line), Action::Help(_)), "{line}");
         }
-        // After `--` they are arguments like any other.
-        assert_eq!(error(&["--", "--help"]), "unexpected argument \"--help\"");
-    }
-
-    #[test]
-    fn the_help_lists_every_subcommand() {
-        for sub in &SUBCOMMANDS {
-            let name = sub.table.name();
-            let usage = format!("\n       gomoku-mist {name} ");
-            assert!(play::HELP.contains(&usage), "--help lacks {usage:?}");
-            let pointer = format!("(see {name} --help)");
-            assert!(play::HELP.contains(&pointer), "--help lacks {pointer:?}");
+        for line in ["-V", "--bogus --version --help", "help -V", "mark -V"] {
+            assert!(matches!(action(line), Action::Version), "{line}");
         }
-        assert!(play::HELP.contains("\n       gomoku-mist help [check|fuzz|cover|mark] "));
     }
 
     #[test]
     fn help_names_the_help_it_prints() {
-        let help = |line: &[&str]| match parse(args(line)) {
-            Ok(Action::Help(help)) => help,
-            other => panic!("{line:?}: {other:?}"),
+        let help = |line: &str| match action(line) {
+            Action::Help(help) => help,
+            other => panic!("{line}: {other:?}"),
         };
-        assert_eq!(help(&["help"]), play::HELP);
-        assert_eq!(help(&["help", "help"]), play::HELP);
-        assert_eq!(help(&["help", "--help"]), play::HELP);
-        assert_eq!(help(&["help", "bogus", "-h"]), play::HELP);
-        for sub in &SUBCOMMANDS {
-            let name = sub.table.name();
-            assert_eq!(help(&["help", name]), sub.table.help(PROGRAM));
-            assert_eq!(help(&[name, "--help"]), sub.table.help(PROGRAM));
+        for line in ["help", "help help", "help --help", "help bogus -h"] {
+            assert_eq!(help(line), play::HELP);
         }
-        assert!(matches!(parse(args(&["help", "-V"])), Ok(Action::Version)));
-        assert_eq!(
-            error(&["help", "bogus"]),
-            "no subcommand \"bogus\" (help knows check, fuzz, cover, mark)"
-        );
-        assert_eq!(
-            error(&["help", "check", "fuzz"]),
-            "unexpected argument \"fuzz\" (a subcommand comes first: gomoku-mist fuzz …)"
-        );
-        assert_eq!(
-            error(&["--board", "help"]),
-            "unexpected argument \"help\" (a subcommand comes first: gomoku-mist help …)"
-        );
-    }
-
-    #[test]
-    fn a_timeout_is_refused_alike_by_every_command_that_takes_one() {
-        let cases = [
-            ("0", "is not a number of seconds from above 0 to 1000000"),
-            (
-                "0.0001",
-                "is below a millisecond: no program starts that fast",
-            ),
-            ("-1", "is not a number of seconds from above 0 to 1000000"),
-            ("1e19", "is not a number of seconds from above 0 to 1000000"),
-        ];
-        for (value, problem) in cases {
-            for line in [
-                &["check", "--timeout", value, "a"][..],
-                &["fuzz", "--program", "./p", "--timeout", value],
-                &["mark", "--timeout", value, "a"],
-            ] {
-                assert_eq!(error(line), format!("--timeout: \"{value}\" {problem}"));
-            }
+        assert!(play::HELP.contains("\n       gomoku-mist help [check|fuzz|cover|mark] "));
+        for (table, _) in &SUBCOMMANDS {
+            let name = table.name();
+            let usage = format!("\n       gomoku-mist {name} ");
+            assert!(play::HELP.contains(&usage), "--help lacks {usage:?}");
+            let pointer = format!("(see {name} --help)");
+            assert!(play::HELP.contains(&pointer), "--help lacks {pointer:?}");
+            assert_eq!(help(&format!("help {name}")), table.help(PROGRAM));
+            assert_eq!(help(&format!("{name} --help")), table.help(PROGRAM));
         }
-        match parse(args(&["mark", "--timeout", "0.001", "a"])) {
-            Ok(Action::Mark(o)) => assert_eq!(o.suite.timeout, Duration::from_millis(1)),
-            other => panic!("a millisecond is the floor, and allowed: {other:?}"),
-        }
-    }
-
-    #[test]
-    fn flags_take_no_value_and_values_take_either_form() {
-        assert_eq!(
-            error(&["--board=yes"]),
-            "--board takes no value, but was given \"yes\""
-        );
-        assert_eq!(
-            error(&["--help=foo"]),
-            "--help takes no value, but was given \"foo\""
-        );
-        assert_eq!(error(&["-hx"]), "-h takes no value, but was given \"x\"");
-        assert_eq!(
-            error(&["--board="]),
-            "--board takes no value, but was given \"\""
-        );
-        for line in [&["--rule", "exact"][..], &["--rule=exact"]] {
-            let Ok(Action::Play(play)) = parse(args(line)) else {
-                panic!("{line:?}");
-            };
-            assert_eq!(play.game.rule(), Rule::Exact);
-        }
-    }
-
-    #[test]
-    fn every_option_is_given_once() {
-        for line in [
-            &["--board", "--board"][..],
-            &["--rule=exact", "--rule", "exact"],
-            &["--moves", "", "--moves="],
-        ] {
-            assert!(
-                error(line).ends_with(" is given more than once"),
-                "{line:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn unknown_options_are_named_and_near_misses_suggested() {
-        assert_eq!(error(&["--bogus"]), "unknown option \"--bogus\"");
-        assert_eq!(
-            error(&["--bord"]),
-            "unknown option \"--bord\" (did you mean --board?)"
-        );
-        assert_eq!(
-            error(&["--Rule=x"]),
-            "unknown option \"--Rule\" (did you mean --rule?)"
-        );
-        assert_eq!(error(&["-x"]), "unknown option \"-x\"");
-        assert_eq!(error(&["-xyz"]), "unknown option \"-xyz\"");
     }
 
     #[test]
     fn errors_show_arguments_escaped_and_cut() {
-        assert_eq!(error(&["--a\nb"]), "unknown option \"--a\\nb\"");
+        assert_eq!(said(["--a\nb"]), "unknown option \"--a\\nb\"");
         assert_eq!(
-            error(&["--\u{1b}[31mred"]),
+            said(["--\u{1b}[31mred"]),
             "unknown option \"--\\u{1b}[31mred\""
         );
         let digits = "1".repeat(131_072);
+        let cut = &digits[..SHOWN_MAX - 1];
         assert_eq!(
-            error(&["--moves", &format!("A{digits}")]),
+            error(&format!("--moves A{digits}")),
             format!(
-                "--moves: move 1 \"A{}…\" (131073 bytes) is not a point \
-                 (a column letter is followed by a row number 1 to 19, without sign or leading zero)",
-                &digits[..SHOWN_MAX - 1]
+                "--moves: move 1 \"A{cut}…\" (131073 bytes) is not a point \
+                 (a column letter is followed by a row number 1 to 19, without sign or leading zero)"
             )
         );
     }
@@ -411,61 +381,46 @@ mod tests {
     fn bytes_that_are_not_utf8_are_escaped_not_replaced() {
         use std::os::unix::ffi::OsStringExt;
         let bad = OsString::from_vec(b"fr\xffe".to_vec());
-        let got = parse([OsString::from("--rule"), bad])
-            .map(|_| ())
-            .unwrap_err();
+        let got = said([OsString::from("--rule"), bad]);
         assert_eq!(
-            got.to_string(),
+            got,
             "--rule: \"fr\\xffe\" is not a rule (use freestyle, exact, caro or renju)"
         );
         let bad = OsString::from_vec(b"--\xff".to_vec());
-        let got = parse([bad]).map(|_| ()).unwrap_err();
-        assert_eq!(got.to_string(), "unknown option \"--\\xff\"");
+        assert_eq!(said([bad]), "unknown option \"--\\xff\"");
     }
 
-    #[test]
-    fn missing_values_and_stray_arguments() {
-        assert_eq!(error(&["--rule"]), "--rule needs a value: --rule <RULE>");
-        assert_eq!(error(&["game.in"]), "unexpected argument \"game.in\"");
-        assert_eq!(error(&["-"]), "unexpected argument \"-\"");
-        // A value is taken whatever it looks like.
-        assert_eq!(
-            error(&["--rule", "--board"]),
-            "--rule: \"--board\" is not a rule (use freestyle, exact, caro or renju)"
-        );
-    }
+    /// One command line a line, split at spaces, and parts of what it is
+    /// read as (its `Debug`; for a game, its computer and rule), `|` apart.
+    const READ: &str = r#"
+--rule exact => Exact
+--rule=exact => Exact
+=> None Freestyle
+--cpu white => level: Some(Level(10))
+--cpu white --level=3 => time: None, nodes: None, level: Some(Level(3))
+--cpu white --cpu-nodes 5 => time: None, nodes: Some(5), level: None
+--cpu=black --cpu-nodes=5 --cpu-time=7 => time: Some(7ms), nodes: Some(5), level: None
+check -- -h => program: None, paths: ["-h"], timeout: 10s | format: Text, contain: Contain { memory: 536870912, | isolate: false
+fuzz --program=./p => limit: Cases(1000), out_dir: "fuzz-failures", timeout: 5s
+fuzz --program=./a.out --seed 7 --time=2.5 --out d => ["./a.out"], seed: 7, limit: Time(2.5s), out_dir: "d"
+mark a => source: "gitm.c", compiler: Compiler { cc: ["gcc"], cflags: ["-std=c11", "-Wall", "-Werror=vla", "-O1"] }
+mark a => suite: BuiltIn | fuzz_time: Some(30s), seed: 1 | checker: Auto, cases: 20, timeout: 5s | limit_kib: None
+mark a => weights: Weights { correctness: 8.0, tests: 2.0, memory: 0.0 }, format: Text, out_dir: None | isolate: true
+mark --jobs 3 --timeout 0.001 a => timeout: 1ms, jobs: 3, fuzz | timeout: 1ms, jobs: 3, limit | jobs: 3, contain
+mark --fuzz-time 0 --tests /nonexistent/golden a => suite: Folder("/nonexistent/golden") | fuzz_time: None
+"#;
 
     #[test]
-    fn one_budget_only_and_the_strongest_level_by_default() {
-        let cpu = |line: &[&str]| match parse(args(line)) {
-            Ok(Action::Play(play)) => play.cpu.map(|c| (c.time, c.nodes, c.level)),
-            other => panic!("{line:?}: {other:?}"),
-        };
-        let ms = |n| Some(Duration::from_millis(n));
-        assert_eq!(
-            cpu(&["--cpu", "white"]),
-            Some((None, None, Some(Level::MAX)))
-        );
-        assert_eq!(
-            cpu(&["--cpu", "white", "--level=3"]),
-            Some((None, None, Level::new(3)))
-        );
-        assert_eq!(
-            cpu(&["--cpu", "white", "--cpu-nodes", "5"]),
-            Some((None, Some(5), None))
-        );
-        assert_eq!(
-            cpu(&["--cpu=black", "--cpu-nodes=5", "--cpu-time=7"]),
-            Some((ms(7), Some(5), None))
-        );
-        assert_eq!(cpu(&[]), None);
-        assert_eq!(
-            error(&["--cpu", "white", "--level", "3", "--cpu-time", "5"]),
-            "--level and --cpu-time cannot both be given"
-        );
-        assert_eq!(
-            error(&["--cpu-nodes=9", "--cpu", "white", "--level", "3"]),
-            "--level and --cpu-nodes cannot both be given"
-        );
+    fn each_line_is_read_as_it_says() {
+        for case in READ.lines().filter(|case| !case.is_empty()) {
+            let (line, parts) = case.split_once("=> ").expect("LINE => PARTS");
+            let read = match action(line) {
+                Action::Play(play) => format!("{:?} {:?}", play.cpu, play.game.rule()),
+                action => format!("{action:?}"),
+            };
+            for part in parts.split(" | ") {
+                assert!(read.contains(part), "{line}: {part:?} not in {read}");
+            }
+        }
     }
 }
