@@ -6,9 +6,9 @@ use super::args::CliError;
 use super::table::{self, Command, Preset};
 use super::values::Value;
 use crate::conform::ReadArgs;
-use crate::conform::mark::compile::Compiler;
+use crate::conform::mark::compile::{COURSE, Compiler};
 use crate::conform::mark::memory::{Checker, MemoryOptions};
-use crate::conform::mark::score::Weights;
+use crate::conform::mark::score::{self, Weights};
 use crate::conform::mark::suite::{Suite, SuiteOptions};
 use crate::conform::mark::{MarkFormat, MarkOptions};
 use crate::conform::sandbox::Contain;
@@ -92,10 +92,10 @@ pub static MARK: Command<MarkOptions, MarkOptions> = Command {
         .preset(Preset::Value("gitm.c")),
         Opt::value("--cc", "CMD", |o, v| v.words().map(|w| o.compiler.cc = w))
         .doc("the compiler, split like a shell would")
-        .preset(Preset::Value("gcc")),
+        .preset(Preset::Value(COURSE[0])),
         Opt::value("--cflags", "FLAGS", |o, v| v.words().map(|w| o.compiler.cflags = w))
             .doc("its flags")
-            .preset(Preset::Value("-std=c11 -Wall -Werror=vla -O1")),
+            .preset(Preset::Value(COURSE[1])),
         Opt::value("--tests", "DIR", |o, v| v.path().map(|p| o.suite.suite = Suite::Folder(p)))
         .doc("the suite to mark against")
         .preset(Preset::Said("the golden suite\nbuilt into this program")),
@@ -129,7 +129,7 @@ pub static MARK: Command<MarkOptions, MarkOptions> = Command {
         .preset(Preset::Said("no limit")),
         Opt::value("--weights", "WEIGHTS", |o, v| v.read(Weights::parse).map(|w| o.weights = w))
             .doc("what each part is worth, 0 for not counted, e.g.\ncorrectness=8,tests=2,memory=1")
-            .preset(Preset::Value("correctness=8,tests=2,memory=0")),
+            .preset(Preset::Value(score::COURSE)),
         Opt::value("--format", "FORMAT", |o, v| v.choice(FORMATS).map(|f| o.format = f))
             .doc("text, json, gradescope (results.json, one\nsubmission), junit or csv")
             .preset(Preset::Value("text")),
