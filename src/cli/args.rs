@@ -164,7 +164,8 @@ pub const VERSION: Spec = Spec {
 /// option at most once, with its value if it takes one, and the arguments.
 #[derive(Debug, Default)]
 pub struct Given {
-    options: Vec<(&'static str, Option<OsString>)>,
+    /// The options given, in order, each with its value if it takes one.
+    pub options: Vec<(&'static str, Option<OsString>)>,
     /// Everything that was not an option, in order.
     pub arguments: Vec<OsString>,
 }

@@ -1,5 +1,6 @@
 //! The table of `mark`.
 
+use std::ffi::OsString;
 use std::time::Duration;
 
 use super::args::CliError;
@@ -22,10 +23,7 @@ fn start(read_args: ReadArgs) -> MarkOptions {
     MarkOptions {
         submissions: Vec::new(),
         source: String::new(),
-        compiler: Compiler {
-            cc: Vec::new(),
-            cflags: Vec::new(),
-        },
+        compiler: Compiler::course(),
         suite: SuiteOptions {
             suite: Suite::BuiltIn,
             read_args,
@@ -56,10 +54,7 @@ fn start(read_args: ReadArgs) -> MarkOptions {
 
 /// The suite and the memory check each get the one `--timeout` and
 /// `--jobs`.
-fn finish(
-    mut o: MarkOptions,
-    submissions: Vec<std::ffi::OsString>,
-) -> Result<MarkOptions, CliError> {
+fn finish(mut o: MarkOptions, submissions: Vec<OsString>) -> Result<MarkOptions, CliError> {
     if o.format == MarkFormat::Gradescope && submissions.len() > 1 {
         let format = Value {
             option: "--format",
@@ -91,12 +86,16 @@ pub static MARK: Command<MarkOptions, MarkOptions> = Command {
         .doc("the C source in each folder")
         .preset(Preset::Value("gitm.c")),
         Opt::value("--cc", "CMD", |o, v| v.words().map(|w| o.compiler.cc = w))
-        .doc("the compiler, split like a shell would")
-        .preset(Preset::Value(COURSE[0])),
-        Opt::value("--cflags", "FLAGS", |o, v| v.words().map(|w| o.compiler.cflags = w))
-            .doc("its flags")
-            .preset(Preset::Value(COURSE[1])),
-        Opt::value("--tests", "DIR", |o, v| v.path().map(|p| o.suite.suite = Suite::Folder(p)))
+            .doc("the compiler, split like a shell would")
+            .preset(Preset::Value(COURSE[0])),
+        Opt::value("--cflags", "FLAGS", |o, v| {
+            v.words().map(|w| o.compiler.cflags = w)
+        })
+        .doc("its flags")
+        .preset(Preset::Value(COURSE[1])),
+        Opt::value("--tests", "DIR", |o, v| {
+            v.path().map(|p| o.suite.suite = Suite::Folder(p))
+        })
         .doc("the suite to mark against")
         .preset(Preset::Said("the golden suite\nbuilt into this program")),
         Opt::value("--fuzz-time", "SECS", |o, v| {
@@ -109,32 +108,49 @@ pub static MARK: Command<MarkOptions, MarkOptions> = Command {
         Opt::value("--seed", "N", |o, v| v.number().map(|n| o.suite.seed = n))
             .doc("the fuzzing's seed, the same for every submission")
             .preset(Preset::Value("1")),
-        Opt::value("--timeout", "SECS", |o, v| v.timeout().map(|t| o.suite.timeout = t))
-        .doc("kill a run still going after this long, at least\n0.001 (under valgrind, 20 times this)")
+        Opt::value("--timeout", "SECS", |o, v| {
+            v.timeout().map(|t| o.suite.timeout = t)
+        })
+        .doc(
+            "kill a run still going after this long, at least
+0.001 (under valgrind, 20 times this)",
+        )
         .preset(Preset::Value("5")),
         Opt::value("--memcheck", "TOOL", |o, v| {
             v.choice(CHECKERS).map(|c| o.memory.checker = c)
         })
         .doc("auto, valgrind, asan or none")
-        .preset(Preset::Means("auto", "auto: valgrind\nwhere installed, else AddressSanitizer")),
+        .preset(Preset::Means(
+            "auto",
+            "auto: valgrind
+where installed, else AddressSanitizer",
+        )),
         Opt::value("--memory-cases", "N", |o, v| {
-            v.number().map(|n| o.memory.cases = usize::try_from(n).unwrap_or(usize::MAX))
+            v.number()
+                .map(|n| o.memory.cases = usize::try_from(n).unwrap_or(usize::MAX))
         })
         .doc("cases run under the memory checker, 0 for all")
         .preset(Preset::Value("20")),
         Opt::value("--peak-limit", "MIB", |o, v| {
-            v.number().map(|mib| o.memory.limit_kib = Some(mib.saturating_mul(1024)))
+            v.number()
+                .map(|mib| o.memory.limit_kib = Some(mib.saturating_mul(1024)))
         })
-        .doc("a peak resident memory above this is excessive: the\nmemory part then scores nothing")
-        .preset(Preset::Said("no limit")),
-        Opt::value("--weights", "WEIGHTS", |o, v| v.read(Weights::parse).map(|w| o.weights = w))
-            .doc("what each part is worth, 0 for not counted, e.g.\ncorrectness=8,tests=2,memory=1")
-            .preset(Preset::Value(score::COURSE)),
-        Opt::value("--format", "FORMAT", |o, v| v.choice(FORMATS).map(|f| o.format = f))
-            .doc("text, json, gradescope (results.json, one\nsubmission), junit or csv")
-            .preset(Preset::Value("text")),
-        Opt::value("--out", "DIR", |o, v| v.path().map(|p| o.out_dir = Some(p)))
         .doc(
+            "a peak resident memory above this is excessive: the
+memory part then scores nothing",
+        )
+        .preset(Preset::Said("no limit")),
+        Opt::value("--weights", "WEIGHTS", |o, v| {
+            v.read(Weights::parse).map(|w| o.weights = w)
+        })
+        .doc("what each part is worth, 0 for not counted, e.g.\ncorrectness=8,tests=2,memory=1")
+        .preset(Preset::Value(score::COURSE)),
+        Opt::value("--format", "FORMAT", |o, v| {
+            v.choice(FORMATS).map(|f| o.format = f)
+        })
+        .doc("text, json, gradescope (results.json, one\nsubmission), junit or csv")
+        .preset(Preset::Value("text")),
+        Opt::value("--out", "DIR", |o, v| v.path().map(|p| o.out_dir = Some(p))).doc(
             "also write every report: DIR/NAME/report.txt,
 report.json, results.json, junit.xml and the failing
 cases fuzzing found; DIR/class.csv and DIR/summary.txt",
@@ -142,9 +158,11 @@ cases fuzzing found; DIR/class.csv and DIR/summary.txt",
         Opt::value("--jobs", "N", |o, v| v.jobs().map(|n| o.jobs = n))
             .doc("runs at once, over all submissions, at most 256")
             .preset(Preset::Means("0", "twice the number of cores")),
-        Opt::value("--memory", "MIB", |o, v| v.mib().map(|bytes| o.contain.memory = bytes))
-            .doc("kill a run whose processes hold more than this")
-            .preset(Preset::Value("512")),
+        Opt::value("--memory", "MIB", |o, v| {
+            v.mib().map(|bytes| o.contain.memory = bytes)
+        })
+        .doc("kill a run whose processes hold more than this")
+        .preset(Preset::Value("512")),
         // The default, taken and not shown.
         Opt::flag("--isolate", |_| {}),
         Opt::flag("--unisolated", |o| o.contain.isolate = false).doc(

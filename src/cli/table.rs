@@ -173,7 +173,8 @@ impl<D, T> Table for Command<D, T> {
 
 impl<D, T> Command<D, T> {
     /// Reads the arguments after the command's name: [`args::read`]'s
-    /// rules, the presets, the options given, then the checks.
+    /// rules, the presets, the options given, the arguments, then the
+    /// checks across options.
     ///
     /// # Errors
     ///
@@ -188,10 +189,13 @@ impl<D, T> Command<D, T> {
                 opt.apply(&mut draft, value.as_ref())?;
             }
         }
-        let named = |o: &&Opt<D>| given.flag(o.spec.long);
-        for opt in self.opts.iter().filter(named) {
-            opt.apply(&mut draft, given.value(opt.spec.long).unwrap_or_default())?;
+        // In the line's order, so that the first mistake on it is named.
+        for (long, value) in &given.options {
+            if let Some(opt) = self.opts.iter().find(|o| o.spec.long == *long) {
+                opt.apply(&mut draft, value.as_deref().unwrap_or_default())?;
+            }
         }
+        let named = |o: &&Opt<D>| given.flag(o.spec.long);
         match (self.arguments, given.arguments.first()) {
             (None, Some(stray)) => return Err(CliError::UnexpectedArgument(stray.clone())),
             (Some(name), None) => return Err(CliError::MissingArgument(name)),
