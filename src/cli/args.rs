@@ -55,16 +55,10 @@ pub enum CliError {
         /// What is wrong with it, ready to follow the value.
         problem: &'static str,
     },
-    /// A value that is none of the words its option takes.
-    #[error("{option}: {} is not {}", shown(.value), one_of(.choices))]
-    NotOneOf {
-        /// The option.
-        option: &'static str,
-        /// The value as given.
-        value: OsString,
-        /// The words it takes.
-        choices: Vec<&'static str>,
-    },
+    /// A value (the second) that is none of the words (the third) its
+    /// option (the first) takes.
+    #[error("{}: {} is not {}", .0, shown(.1), one_of(.2))]
+    NotOneOf(&'static str, OsString, Vec<&'static str>),
     /// Two options that cannot be given together.
     #[error("{0} and {1} cannot both be given")]
     Exclusive(&'static str, &'static str),

@@ -5,7 +5,6 @@ use std::time::Duration;
 
 use super::args::CliError;
 use super::table::{self, Command, Preset};
-use super::values::Value;
 use crate::conform::ReadArgs;
 use crate::conform::mark::compile::{COURSE, Compiler};
 use crate::conform::mark::memory::{Checker, MemoryOptions};
@@ -56,13 +55,11 @@ fn start(read_args: ReadArgs) -> MarkOptions {
 /// `--jobs`.
 fn finish(mut o: MarkOptions, submissions: Vec<OsString>) -> Result<MarkOptions, CliError> {
     if o.format == MarkFormat::Gradescope && submissions.len() > 1 {
-        let format = Value {
+        return Err(CliError::BadValue {
             option: "--format",
-            raw: "gradescope".as_ref(),
-        };
-        return Err(
-            format.bad("is for one submission: a class's results.json files go to --out DIR")
-        );
+            value: "gradescope".into(),
+            problem: "is for one submission: a class's results.json files go to --out DIR",
+        });
     }
     o.submissions = submissions.into_iter().map(Into::into).collect();
     o.memory.timeout = o.suite.timeout;

@@ -25,19 +25,17 @@ pub struct Value<'a> {
 impl Value<'_> {
     /// The value refused: `problem` follows it in the error.
     pub fn bad(self, problem: &'static str) -> CliError {
-        let (option, value) = (self.option, self.raw.to_owned());
         CliError::BadValue {
-            option,
-            value,
+            option: self.option,
+            value: self.raw.to_owned(),
             problem,
         }
     }
 
     fn invalid(self, reason: String) -> CliError {
-        let (option, value) = (self.option, self.raw.to_owned());
         CliError::Invalid {
-            option,
-            value,
+            option: self.option,
+            value: self.raw.to_owned(),
             reason,
         }
     }
@@ -111,11 +109,10 @@ impl Value<'_> {
     pub fn choice<T: Copy>(self, choices: &[(&'static str, T)]) -> Result<T, CliError> {
         match choices.iter().find(|(name, _)| self.raw == *name) {
             Some(&(_, choice)) => Ok(choice),
-            None => Err(CliError::NotOneOf {
-                option: self.option,
-                value: self.raw.to_owned(),
-                choices: choices.iter().map(|(name, _)| *name).collect(),
-            }),
+            None => {
+                let names = choices.iter().map(|(name, _)| *name).collect();
+                Err(CliError::NotOneOf(self.option, self.raw.to_owned(), names))
+            }
         }
     }
 
@@ -144,10 +141,9 @@ pub fn found(program: Option<&[OsString]>) -> Result<(), CliError> {
     let local = (Path::new(name).is_file().then(|| name.to_str()).flatten())
         .filter(|name| !name.chars().any(char::is_control))
         .map(|name| format!("./{name}"));
-    let (option, program) = ("--program", name.clone());
     Err(CliError::NotFound {
-        option,
-        program,
+        option: "--program",
+        program: name.clone(),
         local,
     })
 }
