@@ -39,8 +39,12 @@ pub enum CliError {
     #[error("{0} is given more than once")]
     Repeated(String),
     /// An argument where none is expected.
-    #[error("unexpected argument {}{}", shown(.0), subcommand_note(.0))]
+    #[error("unexpected argument {}", shown(.0))]
     UnexpectedArgument(OsString),
+    /// A subcommand's name, and how it is invoked, where an argument
+    /// stands: a subcommand comes first.
+    #[error("unexpected argument {} (a subcommand comes first: {} …)", shown(.0), .1)]
+    NotFirst(OsString, String),
     /// A value that does not mean anything to its option.
     #[error("{option}: {} {problem}", shown(.value))]
     BadValue {
@@ -51,6 +55,10 @@ pub enum CliError {
         /// What is wrong with it, ready to follow the value.
         problem: &'static str,
     },
+    /// A value (the second) that is none of the words (the third) its
+    /// option (the first) takes.
+    #[error("{}: {} is not {}", .0, shown(.1), one_of(.2))]
+    NotOneOf(&'static str, OsString, Vec<&'static str>),
     /// Two options that cannot be given together.
     #[error("{0} and {1} cannot both be given")]
     Exclusive(&'static str, &'static str),
@@ -73,9 +81,9 @@ pub enum CliError {
     /// An option that means nothing without another.
     #[error("{0} needs {1}")]
     Needs(&'static str, &'static str),
-    /// `help` asked about a subcommand there is not.
-    #[error("no subcommand {} (help knows {})", shown(.0), SUBCOMMANDS.join(", "))]
-    UnknownSubcommand(OsString),
+    /// `help` asked about a subcommand there is not, and those there are.
+    #[error("no subcommand {} (help knows {})", shown(.0), .1.join(", "))]
+    UnknownSubcommand(OsString, Vec<&'static str>),
     /// A program to run that is neither on `PATH` nor a path to a file,
     /// and, if a file of that name is in the working directory, how to
     /// name it.
@@ -146,14 +154,12 @@ pub const VERSION: Spec = Spec {
     value: None,
 };
 
-/// The subcommands, which may only come first.
-pub const SUBCOMMANDS: &[&str] = &["check", "fuzz", "cover", "mark"];
-
 /// What a command line said once the shared rules were applied: each
 /// option at most once, with its value if it takes one, and the arguments.
 #[derive(Debug, Default)]
 pub struct Given {
-    options: Vec<(&'static str, Option<OsString>)>,
+    /// The options given, in order, each with its value if it takes one.
+    pub options: Vec<(&'static str, Option<OsString>)>,
     /// Everything that was not an option, in order.
     pub arguments: Vec<OsString>,
 }
@@ -201,7 +207,7 @@ pub fn early(args: &[OsString]) -> Option<Early> {
 /// # Errors
 ///
 /// [`CliError`] for the first argument that breaks a rule.
-pub fn read(specs: &'static [Spec], args: Vec<OsString>) -> Result<Given, CliError> {
+pub fn read(specs: &[Spec], args: Vec<OsString>) -> Result<Given, CliError> {
     let mut given = Given::default();
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
@@ -316,12 +322,11 @@ fn suggestion(near: Option<&'static str>) -> String {
         .unwrap_or_default()
 }
 
-fn subcommand_note(arg: &OsStr) -> String {
-    match arg.to_str() {
-        Some(name) if SUBCOMMANDS.contains(&name) || name == "help" => {
-            format!(" (a subcommand comes first: gomoku-mist {name} …)")
-        }
-        _ => String::new(),
+/// `a, b or c`.
+fn one_of(words: &[&str]) -> String {
+    match words {
+        [rest @ .., last] if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => words.join(""),
     }
 }
 

@@ -20,22 +20,27 @@
 //! nothing at start-up.
 
 //!
-//! - [`args`]: the rules above, for any table of options: the leaf every
-//!   command's options build on (the conformance kit's too).
+//! - [`args`]: the rules above, for any list of options: the leaf every
+//!   command's options build on (the conformance kit's too). It knows no
+//!   command, nor the program's name.
+//! - [`table`]: a command as one table, each option with its value's name,
+//!   help, default and parser; the help made from it. [`values`]: those
+//!   parsers, each written once whichever command uses it.
 //! - [`play`]: the game's options and help.
-//! - [`kit`]: the options and help of `check`, `fuzz` and `cover`.
-//! - [`mark`]: the options and help of `mark`.
+//! - [`kit`]: the tables of `check`, `fuzz` and `cover`.
+//! - [`mark`]: the table of `mark`.
 //!
 //! This module only sends the line to the command it names, so it is the
-//! one place that knows every command: it sits above the shells it starts.
-//! `help [SUBCOMMAND]` is `--help` by another name, and a `--program`
-//! named without a `/` that is not on `PATH` is refused here, naming
-//! `./NAME` when that is in the working folder, before the kit runs it.
+//! one place that knows every command and the program's name: it sits
+//! above the shells it starts. `help [SUBCOMMAND]` is `--help` by another
+//! name.
 
 pub mod args;
 pub mod kit;
 pub mod mark;
 pub mod play;
+pub mod table;
+pub mod values;
 
 use std::ffi::OsString;
 
@@ -45,10 +50,40 @@ pub use args::{CliError, Spec};
 pub use play::Play;
 
 use crate::conform::mark::MarkOptions;
-use crate::conform::{CheckOptions, CoverOptions, FuzzOptions, Invocation, sandbox};
+use crate::conform::{CheckOptions, CoverOptions, FuzzOptions, Invocation};
 use crate::controller::text;
 use args::{Early, early};
-use kit::{Parsed, Sub};
+use table::Table;
+
+/// The program's name, as its help and its usage errors give it.
+const PROGRAM: &str = "gomoku-mist";
+
+/// A subcommand's table, and what it reads a command line as.
+type Subcommand = (
+    &'static dyn Table,
+    fn(&[OsString]) -> Result<Action, CliError>,
+);
+
+/// The subcommands, in the order the help lists them.
+static SUBCOMMANDS: [Subcommand; 4] = [
+    (&kit::CHECK, |a| {
+        kit::CHECK.parse(a, setup).map(Action::Check)
+    }),
+    (&kit::FUZZ, |a| kit::FUZZ.parse(a, setup).map(Action::Fuzz)),
+    (&kit::COVER, |a| {
+        kit::COVER.parse(a, setup).map(Action::Cover)
+    }),
+    (&mark::MARK, |a| {
+        mark::MARK
+            .parse(a, setup)
+            .map(|o| Action::Mark(Box::new(o)))
+    }),
+];
+
+/// The subcommand called `name`, if there is one.
+fn subcommand(name: &OsString) -> Option<&'static Subcommand> {
+    (SUBCOMMANDS.iter()).find(|(table, _)| name.to_str() == Some(table.name()))
+}
 
 /// What the command line asks for.
 #[derive(Debug)]
@@ -59,16 +94,13 @@ pub enum Action {
     Version,
     /// Play a game (boxed: a board is large beside the other variants).
     Play(Box<Play>),
-    /// Check a program against cases: `gomoku-mist check`.
+    /// `gomoku-mist check`: check a program against cases.
     Check(CheckOptions),
-    /// Compare a program with this one on random sessions:
-    /// `gomoku-mist fuzz`.
+    /// `gomoku-mist fuzz`: compare a program with this one.
     Fuzz(FuzzOptions),
-    /// Tell which scenarios a folder of cases exercises:
-    /// `gomoku-mist cover`.
+    /// `gomoku-mist cover`: which scenarios cases exercise.
     Cover(CoverOptions),
-    /// Mark C submissions along the assignment's scheme:
-    /// `gomoku-mist mark`.
+    /// `gomoku-mist mark`: mark C submissions.
     Mark(Box<MarkOptions>),
 }
 
@@ -77,7 +109,7 @@ pub enum Action {
 #[error("{error}")]
 pub struct UsageError {
     /// How the command is invoked, e.g. `gomoku-mist`: the hint names it.
-    pub command: &'static str,
+    pub command: String,
     /// What is wrong.
     pub error: CliError,
 }
@@ -85,7 +117,7 @@ pub struct UsageError {
 impl UsageError {
     /// The line printed after the error.
     pub fn hint(&self) -> String {
-        text::usage_hint(self.command)
+        text::usage_hint(&self.command)
     }
 }
 
@@ -103,10 +135,14 @@ where
     if args.first().is_some_and(|first| first == "help") {
         return help(&args[1..]);
     }
-    let sub = args.first().and_then(Sub::from_name);
+    let sub = args.first().and_then(subcommand);
     let (command, help, args) = match sub {
-        Some(sub) => (sub.command(), sub.help(), &args[1..]),
-        None => ("gomoku-mist", play::HELP, &args[..]),
+        Some((table, _)) => (
+            format!("{PROGRAM} {}", table.name()),
+            table.help(PROGRAM),
+            &args[1..],
+        ),
+        None => (PROGRAM.to_owned(), play::HELP, &args[..]),
     };
     match early(args) {
         Some(Early::Help) => return Ok(Action::Help(help)),
@@ -115,85 +151,47 @@ where
     }
     let action = match sub {
         None => play::parse(args.to_vec()).map(|play| Action::Play(Box::new(play))),
-        Some(sub) => match kit::parse(sub, args, setup) {
-            Ok(Parsed::Check(options)) => {
-                found(options.program.as_deref()).map(|()| Action::Check(options))
-            }
-            Ok(Parsed::Fuzz(options)) => {
-                found(Some(options.program.as_slice())).map(|()| Action::Fuzz(options))
-            }
-            Ok(Parsed::Cover(options)) => Ok(Action::Cover(options)),
-            Ok(Parsed::Mark(options)) => Ok(Action::Mark(options)),
-            Err(error) => Err(error),
-        },
+        Some((_, parse)) => parse(args),
     };
-    action.map_err(|error| UsageError { command, error })
+    action.map_err(|error| usage_error(command, error))
+}
+
+/// A usage error of `command`; a subcommand's name where an argument
+/// stands is said to come first.
+fn usage_error(command: String, error: CliError) -> UsageError {
+    let error = match error {
+        CliError::UnexpectedArgument(name) if name == "help" || subcommand(&name).is_some() => {
+            let usage = format!("{PROGRAM} {}", name.to_string_lossy());
+            CliError::NotFirst(name, usage)
+        }
+        error => error,
+    };
+    UsageError { command, error }
 }
 
 /// `gomoku-mist help [SUBCOMMAND]`: the help `--help` prints, of the
 /// program or of the subcommand named. `-h` and `-V` win here as
 /// everywhere.
 fn help(args: &[OsString]) -> Result<Action, UsageError> {
-    // Its errors send the reader to the program's help, which lists the
-    // subcommands.
-    let command = "gomoku-mist";
     match early(args) {
         Some(Early::Help) => return Ok(Action::Help(play::HELP)),
         Some(Early::Version) => return Ok(Action::Version),
         None => {}
     }
-    let error = |error| Err(UsageError { command, error });
+    // Its errors send the reader to the program's help, which lists the
+    // subcommands.
+    let error = |error| Err(usage_error(PROGRAM.to_owned(), error));
     match args {
         [] => Ok(Action::Help(play::HELP)),
         [topic] if topic == "help" => Ok(Action::Help(play::HELP)),
-        [topic] => match Sub::from_name(topic) {
-            Some(sub) => Ok(Action::Help(sub.help())),
-            None => error(CliError::UnknownSubcommand(topic.clone())),
+        [topic] => match subcommand(topic) {
+            Some((table, _)) => Ok(Action::Help(table.help(PROGRAM))),
+            None => {
+                let known = SUBCOMMANDS.iter().map(|(table, _)| table.name());
+                error(CliError::UnknownSubcommand(topic.clone(), known.collect()))
+            }
         },
         [_, stray, ..] => error(CliError::UnexpectedArgument(stray.clone())),
-    }
-}
-
-/// Whether the program of a `--program`, if one is given, can be found:
-/// a bare name (no `/`) must be a file on `PATH`, as the system will look
-/// for it there and nowhere else; a student's `student` in the working
-/// directory is a common slip, so it is named. A path is left to the kit,
-/// which reports a program that cannot start with the system's reason.
-fn found(program: Option<&[OsString]>) -> Result<(), CliError> {
-    let Some(name) = program.and_then(<[OsString]>::first) else {
-        return Ok(());
-    };
-    if name.is_empty() || name.as_encoded_bytes().contains(&b'/') {
-        return Ok(());
-    }
-    // With no PATH at all, what the system will do is left to the kit.
-    if std::env::var_os("PATH").is_none() || sandbox::on_path(name, runnable).is_some() {
-        return Ok(());
-    }
-    let local = std::path::Path::new(name)
-        .is_file()
-        .then(|| name.to_str())
-        .flatten()
-        .filter(|name| !name.chars().any(char::is_control))
-        .map(|name| format!("./{name}"));
-    Err(CliError::NotFound {
-        option: "--program",
-        program: name.clone(),
-        local,
-    })
-}
-
-/// Whether `path` is a file the system would run.
-fn runnable(path: &std::path::Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        path.metadata()
-            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    }
-    #[cfg(not(unix))]
-    {
-        path.is_file() || path.with_extension("exe").is_file()
     }
 }
 
@@ -219,151 +217,133 @@ pub fn setup(args: &[OsString]) -> Invocation {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use super::args::SHOWN_MAX;
     use super::*;
-    use crate::controller::opponent::Level;
-    use crate::rules::rule::Rule;
 
-    fn args(list: &[&str]) -> Vec<OsString> {
-        list.iter().map(OsString::from).collect()
+    /// What `line`, split at spaces, asks for.
+    fn action(line: &str) -> Action {
+        parse(line.split_whitespace()).unwrap_or_else(|e| panic!("{line}: {e}"))
     }
 
-    fn error(list: &[&str]) -> String {
-        match parse(args(list)) {
-            Err(e) => e.to_string(),
-            Ok(action) => panic!("{list:?} was accepted: {action:?}"),
+    /// The error of `line`, split at spaces.
+    fn error(line: &str) -> String {
+        said(line.split_whitespace())
+    }
+
+    fn said<S: Into<OsString>>(args: impl IntoIterator<Item = S>) -> String {
+        parse(args).map_or_else(|e| e.to_string(), |a| panic!("accepted: {a:?}"))
+    }
+
+    /// One command line a line, split at spaces, and its error.
+    const ERRORS: &str = r#"
+-- --help => unexpected argument "--help"
+help bogus => no subcommand "bogus" (help knows check, fuzz, cover, mark)
+help check fuzz => unexpected argument "fuzz" (a subcommand comes first: gomoku-mist fuzz …)
+--board help => unexpected argument "help" (a subcommand comes first: gomoku-mist help …)
+--board=yes => --board takes no value, but was given "yes"
+--help=foo => --help takes no value, but was given "foo"
+-hx => -h takes no value, but was given "x"
+--board= => --board takes no value, but was given ""
+--board --board => --board is given more than once
+--rule=exact --rule exact => --rule is given more than once
+--moves= --moves= => --moves is given more than once
+--bogus => unknown option "--bogus"
+--bord => unknown option "--bord" (did you mean --board?)
+--Rule=x => unknown option "--Rule" (did you mean --rule?)
+-x => unknown option "-x"
+-xyz => unknown option "-xyz"
+--rule => --rule needs a value: --rule <RULE>
+game.in => unexpected argument "game.in"
+- => unexpected argument "-"
+--rule --board => --rule: "--board" is not a rule (use freestyle, exact, caro or renju)
+--cpu white --level 3 --cpu-time 5 => --level and --cpu-time cannot both be given
+--cpu-nodes=9 --cpu white --level 3 => --level and --cpu-nodes cannot both be given
+fuzz --program p --seed abc => --seed: "abc" is not a number
+fuzz --program p --seed=1 --seed 2 => --seed is given more than once
+fuzz --program p --time 1 --cases 2 => --time and --cases cannot both be given
+fuzz --seed 1 => --program is required
+fuzz --program 'p => --program: "'p": a single quote is not closed
+fuzz --program p --timeout=1000000.5 => --timeout: "1000000.5" is not a number of seconds from above 0 to 1000000
+fuzz --program p --time 0 => --time: "0" is not a number of seconds from above 0 to 1000000
+fuzz --program p --time 1e300 => --time: "1e300" is not a number of seconds from above 0 to 1000000
+fuzz --program p --jobs 100000000 => --jobs: "100000000" is not a number from 0 to 256
+fuzz --program ./p stray => unexpected argument "stray"
+check --jobs=257 d => --jobs: "257" is not a number from 0 to 256
+check => no PATH given
+check --seed 1 x => unknown option "--seed"
+check --timeout => --timeout needs a value: --timeout <SECS>
+check --help=x p => --help takes no value, but was given "x"
+check --format xml p => --format: "xml" is not text, json or junit
+check --format xml --jobs x p => --format: "xml" is not text, json or junit
+check --jobs x --format xml p => --jobs: "x" is not a number
+check --memory 0 p => --memory: "0" is not a number of MiB from 1 to 1048576
+cover --format=junit p => --format: "junit" is for check and fuzz only: cover writes text or json
+cover => no PATH given
+mark => no SUBMISSION given
+mark --fuzz-time -1 a => --fuzz-time: "-1" is not a number of seconds from 0 to 1000000
+mark --cc= a => --cc: "": it names no program
+mark --source a/b a => --source: "a/b" is not a file name in the folder
+mark --memcheck x a => --memcheck: "x" is not auto, valgrind, asan or none
+mark --memory abc a => --memory: "abc" is not a number of MiB from 1 to 1048576
+mark --weights tests a => --weights: "tests": "tests" is not PART=WEIGHT
+mark --format gradescope a b => --format: "gradescope" is for one submission: a class's results.json files go to --out DIR
+"#;
+
+    #[test]
+    fn each_mistake_gets_its_error() {
+        for case in ERRORS.lines().filter(|case| !case.is_empty()) {
+            let (line, said) = case.split_once(" => ").expect("LINE => ERROR");
+            assert_eq!(error(line), said, "{line}");
         }
     }
 
     #[test]
-    fn help_and_version_win_wherever_they_stand() {
-        for line in [
-            &["--help"][..],
-            &["--bogus", "--help"],
-            &["--help", "--bogus"],
-            &["--rule=bogus", "-h"],
-            &["--moves=ZZ", "--help"],
-            &["stray", "--help", "-V"],
-        ] {
-            assert!(matches!(parse(args(line)), Ok(Action::Help(_))), "{line:?}");
+    fn a_timeout_is_refused_alike_by_every_command_that_takes_one() {
+        for value in ["0", "0.0001", "-1", "1e19"] {
+            let problem = match value {
+                "0.0001" => "is below a millisecond: no program starts that fast",
+                _ => "is not a number of seconds from above 0 to 1000000",
+            };
+            for line in ["check X a", "fuzz --program ./p X", "mark X a"] {
+                let line = line.replace('X', &format!("--timeout {value}"));
+                assert_eq!(error(&line), format!("--timeout: \"{value}\" {problem}"));
+            }
         }
-        for line in [&["-V"][..], &["--bogus", "--version", "--help"]] {
-            assert!(matches!(parse(args(line)), Ok(Action::Version)), "{line:?}");
-        }
-        // After `--` they are arguments like any other.
-        assert_eq!(error(&["--", "--help"]), "unexpected argument \"--help\"");
-    }
-
-    #[test]
-    fn the_help_lists_every_subcommand() {
-        let names: Vec<&str> = Sub::ALL.iter().map(|sub| sub.name()).collect();
-        assert_eq!(names, args::SUBCOMMANDS);
-        for sub in Sub::ALL {
-            assert_eq!(Sub::from_name(&OsString::from(sub.name())), Some(sub));
-            let usage = format!("\n       gomoku-mist {} ", sub.name());
-            assert!(play::HELP.contains(&usage), "--help lacks {usage:?}");
-            let pointer = format!("(see {} --help)", sub.name());
-            assert!(play::HELP.contains(&pointer), "--help lacks {pointer:?}");
-        }
-        assert!(play::HELP.contains("\n       gomoku-mist help [check|fuzz|cover|mark] "));
     }
 
     #[test]
     fn help_names_the_help_it_prints() {
-        let help = |line: &[&str]| match parse(args(line)) {
-            Ok(Action::Help(help)) => help,
-            other => panic!("{line:?}: {other:?}"),
+        let help = |line: &str| match action(line) {
+            Action::Help(help) => help,
+            other => panic!("{line}: {other:?}"),
         };
-        assert_eq!(help(&["help"]), play::HELP);
-        assert_eq!(help(&["help", "help"]), play::HELP);
-        assert_eq!(help(&["help", "--help"]), play::HELP);
-        assert_eq!(help(&["help", "bogus", "-h"]), play::HELP);
-        for sub in Sub::ALL {
-            assert_eq!(help(&["help", sub.name()]), sub.help());
+        assert_eq!(help("help"), play::HELP);
+        assert!(play::HELP.contains("\n       gomoku-mist help [check|fuzz|cover|mark] "));
+        for (table, _) in &SUBCOMMANDS {
+            let name = table.name();
+            let usage = format!("\n       gomoku-mist {name} ");
+            assert!(play::HELP.contains(&usage), "--help lacks {usage:?}");
+            let pointer = format!("(see {name} --help)");
+            assert!(play::HELP.contains(&pointer), "--help lacks {pointer:?}");
+            assert_eq!(help(&format!("help {name}")), table.help(PROGRAM));
+            assert_eq!(help(&format!("{name} --help")), table.help(PROGRAM));
         }
-        assert!(matches!(parse(args(&["help", "-V"])), Ok(Action::Version)));
-        assert_eq!(
-            error(&["help", "bogus"]),
-            "no subcommand \"bogus\" (help knows check, fuzz, cover, mark)"
-        );
-        assert_eq!(
-            error(&["help", "check", "fuzz"]),
-            "unexpected argument \"fuzz\" (a subcommand comes first: gomoku-mist fuzz …)"
-        );
-        assert_eq!(
-            error(&["--board", "help"]),
-            "unexpected argument \"help\" (a subcommand comes first: gomoku-mist help …)"
-        );
-    }
-
-    #[test]
-    fn flags_take_no_value_and_values_take_either_form() {
-        assert_eq!(
-            error(&["--board=yes"]),
-            "--board takes no value, but was given \"yes\""
-        );
-        assert_eq!(
-            error(&["--help=foo"]),
-            "--help takes no value, but was given \"foo\""
-        );
-        assert_eq!(error(&["-hx"]), "-h takes no value, but was given \"x\"");
-        assert_eq!(
-            error(&["--board="]),
-            "--board takes no value, but was given \"\""
-        );
-        for line in [&["--rule", "exact"][..], &["--rule=exact"]] {
-            let Ok(Action::Play(play)) = parse(args(line)) else {
-                panic!("{line:?}");
-            };
-            assert_eq!(play.game.rule(), Rule::Exact);
-        }
-    }
-
-    #[test]
-    fn every_option_is_given_once() {
-        for line in [
-            &["--board", "--board"][..],
-            &["--rule=exact", "--rule", "exact"],
-            &["--moves", "", "--moves="],
-        ] {
-            assert!(
-                error(line).ends_with(" is given more than once"),
-                "{line:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn unknown_options_are_named_and_near_misses_suggested() {
-        assert_eq!(error(&["--bogus"]), "unknown option \"--bogus\"");
-        assert_eq!(
-            error(&["--bord"]),
-            "unknown option \"--bord\" (did you mean --board?)"
-        );
-        assert_eq!(
-            error(&["--Rule=x"]),
-            "unknown option \"--Rule\" (did you mean --rule?)"
-        );
-        assert_eq!(error(&["-x"]), "unknown option \"-x\"");
-        assert_eq!(error(&["-xyz"]), "unknown option \"-xyz\"");
     }
 
     #[test]
     fn errors_show_arguments_escaped_and_cut() {
-        assert_eq!(error(&["--a\nb"]), "unknown option \"--a\\nb\"");
+        assert_eq!(said(["--a\nb"]), "unknown option \"--a\\nb\"");
         assert_eq!(
-            error(&["--\u{1b}[31mred"]),
+            said(["--\u{1b}[31mred"]),
             "unknown option \"--\\u{1b}[31mred\""
         );
         let digits = "1".repeat(131_072);
+        let cut = &digits[..SHOWN_MAX - 1];
         assert_eq!(
-            error(&["--moves", &format!("A{digits}")]),
+            error(&format!("--moves A{digits}")),
             format!(
-                "--moves: move 1 \"A{}…\" (131073 bytes) is not a point \
-                 (a column letter is followed by a row number 1 to 19, without sign or leading zero)",
-                &digits[..SHOWN_MAX - 1]
+                "--moves: move 1 \"A{cut}…\" (131073 bytes) is not a point \
+                 (a column letter is followed by a row number 1 to 19, without sign or leading zero)"
             )
         );
     }
@@ -373,61 +353,61 @@ mod tests {
     fn bytes_that_are_not_utf8_are_escaped_not_replaced() {
         use std::os::unix::ffi::OsStringExt;
         let bad = OsString::from_vec(b"fr\xffe".to_vec());
-        let got = parse([OsString::from("--rule"), bad])
-            .map(|_| ())
-            .unwrap_err();
+        let got = said([OsString::from("--rule"), bad]);
         assert_eq!(
-            got.to_string(),
+            got,
             "--rule: \"fr\\xffe\" is not a rule (use freestyle, exact, caro or renju)"
         );
         let bad = OsString::from_vec(b"--\xff".to_vec());
-        let got = parse([bad]).map(|_| ()).unwrap_err();
-        assert_eq!(got.to_string(), "unknown option \"--\\xff\"");
+        assert_eq!(said([bad]), "unknown option \"--\\xff\"");
     }
 
-    #[test]
-    fn missing_values_and_stray_arguments() {
-        assert_eq!(error(&["--rule"]), "--rule needs a value: --rule <RULE>");
-        assert_eq!(error(&["game.in"]), "unexpected argument \"game.in\"");
-        assert_eq!(error(&["-"]), "unexpected argument \"-\"");
-        // A value is taken whatever it looks like.
-        assert_eq!(
-            error(&["--rule", "--board"]),
-            "--rule: \"--board\" is not a rule (use freestyle, exact, caro or renju)"
-        );
-    }
+    /// One command line a line, split at spaces, and parts of what it is
+    /// read as (its `Debug`; for a game, its computer and rule), `|` apart.
+    const READ: &str = r#"
+--help => Help: gomoku-mist: Gomoku
+--bogus --help => Help: gomoku-mist: Gomoku
+--help --bogus => Help: gomoku-mist: Gomoku
+--rule=bogus -h => Help: gomoku-mist: Gomoku
+--moves=ZZ --help => Help: gomoku-mist: Gomoku
+stray --help -V => Help: gomoku-mist: Gomoku
+help help => Help: gomoku-mist: Gomoku
+help --help => Help: gomoku-mist: Gomoku
+help bogus -h => Help: gomoku-mist: Gomoku
+check --timeout 0 -h => Help: Usage: gomoku-mist check
+-V => Version
+--bogus --version --help => Version
+help -V => Version
+mark -V => Version
+--rule exact => Exact
+--rule=exact => Exact
+=> None Freestyle
+--cpu white => level: Some(Level(10))
+--cpu white --level=3 => time: None, nodes: None, level: Some(Level(3))
+--cpu white --cpu-nodes 5 => time: None, nodes: Some(5), level: None
+--cpu=black --cpu-nodes=5 --cpu-time=7 => time: Some(7ms), nodes: Some(5), level: None
+check -- -h => program: None, paths: ["-h"], timeout: 10s | format: Text, contain: Contain { memory: 536870912, | isolate: false
+fuzz --program=./p => limit: Cases(1000), out_dir: "fuzz-failures", timeout: 5s
+fuzz --program=./a.out --seed 7 --time=2.5 --out d => ["./a.out"], seed: 7, limit: Time(2.5s), out_dir: "d"
+mark a => source: "gitm.c", compiler: Compiler { cc: ["gcc"], cflags: ["-std=c11", "-Wall", "-Werror=vla", "-O1"] }
+mark a => suite: BuiltIn | fuzz_time: Some(30s), seed: 1 | checker: Auto, cases: 20, timeout: 5s | limit_kib: None
+mark a => weights: Weights { correctness: 8.0, tests: 2.0, memory: 0.0 }, format: Text, out_dir: None | isolate: true
+mark --jobs 3 --timeout 0.001 a => timeout: 1ms, jobs: 3, fuzz | timeout: 1ms, jobs: 3, limit | jobs: 3, contain
+mark --fuzz-time 0 --tests /nonexistent/golden a => suite: Folder("/nonexistent/golden") | fuzz_time: None
+"#;
 
     #[test]
-    fn one_budget_only_and_the_strongest_level_by_default() {
-        let cpu = |line: &[&str]| match parse(args(line)) {
-            Ok(Action::Play(play)) => play.cpu.map(|c| (c.time, c.nodes, c.level)),
-            other => panic!("{line:?}: {other:?}"),
-        };
-        let ms = |n| Some(Duration::from_millis(n));
-        assert_eq!(
-            cpu(&["--cpu", "white"]),
-            Some((None, None, Some(Level::MAX)))
-        );
-        assert_eq!(
-            cpu(&["--cpu", "white", "--level=3"]),
-            Some((None, None, Level::new(3)))
-        );
-        assert_eq!(
-            cpu(&["--cpu", "white", "--cpu-nodes", "5"]),
-            Some((None, Some(5), None))
-        );
-        assert_eq!(
-            cpu(&["--cpu=black", "--cpu-nodes=5", "--cpu-time=7"]),
-            Some((ms(7), Some(5), None))
-        );
-        assert_eq!(cpu(&[]), None);
-        assert_eq!(
-            error(&["--cpu", "white", "--level", "3", "--cpu-time", "5"]),
-            "--level and --cpu-time cannot both be given"
-        );
-        assert_eq!(
-            error(&["--cpu-nodes=9", "--cpu", "white", "--level", "3"]),
-            "--level and --cpu-nodes cannot both be given"
-        );
+    fn each_line_is_read_as_it_says() {
+        for case in READ.lines().filter(|case| !case.is_empty()) {
+            let (line, parts) = case.split_once("=> ").expect("LINE => PARTS");
+            let read = match action(line) {
+                Action::Play(play) => format!("{:?} {:?}", play.cpu, play.game.rule()),
+                Action::Help(help) => format!("Help: {}", help.lines().next().unwrap_or("")),
+                action => format!("{action:?}"),
+            };
+            for part in parts.split(" | ") {
+                assert!(read.contains(part), "{line}: {part:?} not in {read}");
+            }
+        }
     }
 }

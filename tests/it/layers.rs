@@ -274,21 +274,15 @@ fn wrong_way(files: &[File]) -> Vec<String> {
     found
 }
 
-/// A circle of `use` between modules, if there is one: each module's
-/// edges are the modules its `use` lines name (re-exports and `mod` lines
-/// are not dependencies).
+/// A circle between modules, if there is one: each module's edges are
+/// the modules its code names anywhere, in a `use` line or in a path such
+/// as `super::mark::HELP` in an expression (`mod` lines name none).
 fn circle(files: &[File]) -> Option<Vec<String>> {
     let modules: BTreeSet<Vec<String>> = files.iter().map(|f| f.module.clone()).collect();
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for file in files {
         let from = file.module.join("::");
-        let uses: String = file
-            .code
-            .split(';')
-            .filter(|s| s.trim_start().starts_with("use "))
-            .collect::<Vec<_>>()
-            .join(";");
-        for mut path in paths_named(&uses, &file.module) {
+        for mut path in paths_named(&file.code, &file.module) {
             // The longest prefix of the path that is a module of ours.
             while !path.is_empty() && !modules.contains(&path) {
                 path.pop();
@@ -407,6 +401,14 @@ fn the_circle_check_finds_a_circle() {
         ])
     );
     assert_eq!(circle(&files[..1]), None);
+    // A path in code closes a circle as a `use` line does, whichever way
+    // it is written.
+    let files = [
+        file("cli/kit.rs", "fn help() -> &str { super::mark::HELP }"),
+        file("cli/mark.rs", "let t = crate::cli::kit::read_timeout(v)?;"),
+    ];
+    let found = circle(&files).map(|c| c.join(" -> "));
+    assert_eq!(found.as_deref(), Some("cli::kit -> cli::mark -> cli::kit"));
 }
 
 #[test]

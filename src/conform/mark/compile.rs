@@ -52,14 +52,17 @@ pub struct Compiler {
     pub cflags: Vec<OsString>,
 }
 
+/// The course's compiler and its flags, as `mark`'s `--cc` and `--cflags`
+/// take them: their defaults.
+pub const COURSE: [&str; 2] = ["gcc", "-std=c11 -Wall -Werror=vla -O1"];
+
 impl Compiler {
-    /// The course's default: `gcc -std=c11 -Wall -Werror=vla -O1`.
+    /// The course's default, [`COURSE`].
     pub fn course() -> Compiler {
+        let words = |text: &str| text.split(' ').map(OsString::from).collect();
         Compiler {
-            cc: vec!["gcc".into()],
-            cflags: ["-std=c11", "-Wall", "-Werror=vla", "-O1"]
-                .map(OsString::from)
-                .to_vec(),
+            cc: words(COURSE[0]),
+            cflags: words(COURSE[1]),
         }
     }
 

@@ -8,12 +8,14 @@
 //! are drawn here, and the table sorts with a few lines of script on top
 //! of a page that reads the same without it. Every text from a
 //! submission (names, compiler messages, the program's bytes as the
-//! diffs show them) goes through [`escape`], and only there.
+//! diffs show them) goes through one escaper, [`super::xml`], and only there.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::page;
+// XML's five escapes are HTML's too: one escaper for both.
+use super::xml as escape;
 use crate::conform::model::{Marked, NOT_OFFICIAL};
 
 /// The longest text shown of any one piece of a page (a compiler's
@@ -21,22 +23,6 @@ use crate::conform::model::{Marked, NOT_OFFICIAL};
 const TEXT_CUT: usize = 64 * 1024;
 /// Bars of a histogram of marks.
 const BINS: usize = 10;
-
-/// `text` made safe as HTML text or an attribute's value.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// At most [`TEXT_CUT`] bytes of `text`, cut at a character, saying so.
 fn cut(text: &str) -> String {
