@@ -7,11 +7,12 @@ use std::path::PathBuf;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::clause::{Clause, Kind};
 use super::diagnose::{self, Prober, TermCheck};
 use super::report::json;
 use super::run::{self, Limits};
 use super::sandbox::Kit;
-use super::{ConformError, Expected, Format, Outcome, case, clause, junit, pool, report, trace};
+use super::{ConformError, Expected, Format, Outcome, case, junit, pool, report, trace};
 
 /// Output above this many times the expected size (and at least
 /// [`MIN_CAP`]) is cut off: no correct program comes near it.
@@ -53,7 +54,7 @@ struct Judged {
     /// The decisions of the contract its expected output depends on.
     decisions: Vec<&'static str>,
     /// For a failing case of the contract's game: the clause it breaks.
-    blame: Option<&'static str>,
+    blame: Option<Clause>,
     /// How long it took.
     took: Duration,
 }
@@ -162,9 +163,9 @@ fn write_text(out: &mut dyn Write, path: &str, judged: &Judged) -> Result<(), Co
         )?,
         Verdict::Fail(summary, detail) => {
             write!(out, "FAIL  {path}: {summary}")?;
-            if let Some(clause) = judged.blame.and_then(clause::find) {
+            if let Some(clause) = judged.blame {
                 // "Wrong" or "decided differently", by the clause blamed.
-                write!(out, " [{}: {}]", clause.id, clause.kind.phrase())?;
+                write!(out, " [{clause}: {}]", clause.kind().phrase())?;
             }
             if judged.on_decision() {
                 write!(
@@ -184,9 +185,7 @@ impl Judged {
     /// Whether the failure is blamed on a decision of the contract, not a
     /// rule of the assignment: "decided differently", not "wrong".
     fn on_decision(&self) -> bool {
-        self.blame
-            .and_then(clause::find)
-            .is_some_and(|c| c.kind == clause::Kind::Decision)
+        self.blame.is_some_and(|c| c.kind() == Kind::Decision)
     }
 }
 
@@ -201,7 +200,7 @@ fn write_junit(out: &mut dyn Write, all: &[(String, Judged)]) -> Result<(), Conf
                 } else {
                     (*summary).to_owned()
                 },
-                kind: Some(judged.blame.unwrap_or(summary).to_owned()),
+                kind: Some(judged.blame.map_or(*summary, Clause::id).to_owned()),
                 body: detail.clone(),
             },
             Verdict::Skip(why) => junit::Outcome::Skipped {
@@ -262,11 +261,12 @@ fn write_json(
             r#"    {{"path": {}, "verdict": "{verdict}", "reason": {}, "clause": {}, "kind": {}, "detail": {}, "decisions": [{}], "seconds": {:.3}}}{}"#,
             json(path),
             json(summary),
-            judged.blame.map_or_else(|| "null".to_owned(), json),
             judged
                 .blame
-                .and_then(clause::find)
-                .map_or_else(|| "null".to_owned(), |c| json(c.kind.word())),
+                .map_or_else(|| "null".to_owned(), |c| json(c.id())),
+            judged
+                .blame
+                .map_or_else(|| "null".to_owned(), |c| json(c.kind().word())),
             json(&detail),
             decisions.join(", "),
             judged.took.as_secs_f64(),
@@ -338,7 +338,12 @@ fn judge(
         .filter(|t| t.stdout == expected.stdout && t.code == expected.code);
     let decisions = traced
         .as_ref()
-        .map(|t| trace::decisions(&case.input, t))
+        .map(|t| {
+            trace::decisions(&case.input, t)
+                .into_iter()
+                .map(Clause::id)
+                .collect()
+        })
         .unwrap_or_default();
     let limits = Limits {
         timeout: opts.timeout,

@@ -21,9 +21,11 @@ use std::collections::BTreeMap;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::clause::Clause;
+use super::cover::Scenario;
 use super::run::{End, Ran};
 use super::trace::{self, RunEnd, Step, Stop, Trace};
-use super::{Expected, cover, report};
+use super::{Expected, report};
 use crate::controller::text;
 use crate::rules::command::{Command, ParseCommandError};
 
@@ -49,34 +51,50 @@ impl Class {
     }
 }
 
-/// The group of a missed win, whichever clause (a line, an overline,
-/// the 361st stone) the win fell under: one program misses them for one
-/// reason, and the report names the clause all its misses share.
-pub const WIN_MISSED: &str = "WIN-MISSED";
+/// What findings are grouped by: one cause.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Group {
+    /// The clause broken.
+    Clause(Clause),
+    /// A missed win, whichever clause (a line, an overline, the 361st
+    /// stone) the win fell under: one program misses them for one
+    /// reason, and the report names the clause all its misses share.
+    WinMissed,
+    /// An `Invalid!` line with odd whitespace (a `\r`, a tab, a space too
+    /// many) that a program took for a command: a program that trims
+    /// lines fails them all for one reason, and the report names the
+    /// clause all its failures share (a `\r`: `LINE-SPLIT`; a tab: `WS`;
+    /// else `CMD-EXACT`).
+    Whitespace,
+}
 
-/// The group of an `Invalid!` line with odd whitespace (a `\r`, a tab,
-/// a space too many) that a program took for a command: a program that
-/// trims lines fails them all for one reason, and the report names the
-/// clause all its failures share (a `\r`: `LINE-SPLIT`; a tab: `WS`;
-/// else `CMD-EXACT`).
-pub const WHITESPACE: &str = "WHITESPACE";
+impl Group {
+    /// The clause the group is ordered under.
+    pub const fn clause(self) -> Clause {
+        match self {
+            Group::Clause(clause) => clause,
+            Group::WinMissed => Clause::WinLine,
+            Group::Whitespace => Clause::LineSplit,
+        }
+    }
+}
 
-/// The kinds of `Invalid!` line that [`WHITESPACE`] groups.
-const WHITESPACE_KINDS: [&str; 5] = [
-    "invalid-cr",
-    "invalid-tab",
-    "invalid-leading-space",
-    "invalid-trailing-space",
-    "invalid-double-space",
+/// The kinds of `Invalid!` line that [`Group::Whitespace`] groups.
+const WHITESPACE_KINDS: [Scenario; 5] = [
+    Scenario::InvalidCr,
+    Scenario::InvalidTab,
+    Scenario::InvalidLeadingSpace,
+    Scenario::InvalidTrailingSpace,
+    Scenario::InvalidDoubleSpace,
 ];
 
 /// One disagreement, explained.
 #[derive(Clone, Debug)]
 pub struct Finding {
     /// The clause broken.
-    pub clause: &'static str,
-    /// What groups it: the clause, or [`WIN_MISSED`].
-    pub group: &'static str,
+    pub clause: Clause,
+    /// What groups it.
+    pub group: Group,
     /// How the program failed.
     pub class: Class,
     /// The input line blamed (from 1), if one is.
@@ -84,7 +102,7 @@ pub struct Finding {
     /// What happened, in a sentence.
     pub cause: String,
     /// The scenarios of the line blamed (what a missed win was like).
-    pub scenarios: Vec<&'static str>,
+    pub scenarios: Vec<Scenario>,
     /// An input that shows it: the lines up to the one blamed and `term`,
     /// or the input itself when its end is to blame.
     pub example: Vec<u8>,
@@ -395,7 +413,7 @@ fn guess(lines: &[&[u8]], lo: usize, hi: usize, v: Verdict, ran: &Ran, trace: &T
     };
     Finding {
         clause,
-        group: clause,
+        group: Group::Clause(clause),
         class,
         line: Some(n),
         cause,
@@ -447,12 +465,12 @@ fn probe(
 /// The finding for a program whose exit code after `term` is wrong.
 fn term_code(code: i32) -> Finding {
     Finding {
-        clause: "EXIT-CODES",
-        group: "EXIT-CODES",
+        clause: Clause::ExitCodes,
+        group: Group::Clause(Clause::ExitCodes),
         class: Class::Output,
         line: Some(1),
         cause: format!("exits with code {code} after `term`, expected 1"),
-        scenarios: vec!["term-start"],
+        scenarios: vec![Scenario::TermStart],
         example: b"term\n".to_vec(),
         ran: Ran {
             stdout: Vec::new(),
@@ -491,19 +509,13 @@ fn first_differing_lines<'a>(want: &'a [u8], got: &'a [u8]) -> (&'a [u8], &'a [u
     (first_line_of(&want[start..]), first_line_of(&got[start..]))
 }
 
-/// The clause of a scenario, as `cover`'s table ties them.
-fn scenario_clause(id: &str) -> Option<&'static str> {
-    cover::SCENARIOS
-        .iter()
-        .find(|s| s.id == id)
-        .map(|s| s.clause)
-}
-
 /// The clause a line's own reply falls under: for an `Invalid!` line,
 /// the rule its kind of mistake breaks (a `\r`, a tab, the case, …).
-fn line_clause(step: &Step) -> &'static str {
+fn line_clause(step: &Step) -> Clause {
     match step.clause {
-        "CMD-INVALID" => scenario_clause(step.situation).unwrap_or("CMD-INVALID"),
+        Clause::CmdInvalid => step
+            .situation()
+            .map_or(Clause::CmdInvalid, Scenario::clause),
         clause => clause,
     }
 }
@@ -512,7 +524,7 @@ fn line_clause(step: &Step) -> &'static str {
 /// one, whose reply a rule of the assignment decides all the same
 /// (`place A1\xff\r` is no command, for the `\r`, whatever the `\xff`
 /// is; nor is `place A` and 60 tabs, whatever its length): that rule.
-fn rule_beneath(line: &[u8]) -> Option<&'static str> {
+fn rule_beneath(line: &[u8]) -> Option<Clause> {
     let plain: Vec<u8> = line
         .iter()
         .copied()
@@ -524,7 +536,7 @@ fn rule_beneath(line: &[u8]) -> Option<&'static str> {
     match Command::parse(&plain) {
         Err(ParseCommandError::NotACommand) => trace::invalid_kinds(&plain)
             .first()
-            .and_then(|kind| scenario_clause(kind)),
+            .map(|kind| kind.clause()),
         _ => None,
     }
 }
@@ -532,25 +544,19 @@ fn rule_beneath(line: &[u8]) -> Option<&'static str> {
 /// The kind of line a program may hang on that can be told from the line
 /// alone: bytes the assignment does not speak of, or a long one (as
 /// [`stuck_clause`] names them).
-pub fn hang_kind(line: &[u8]) -> Option<&'static str> {
+pub fn hang_kind(line: &[u8]) -> Option<Clause> {
     if !line.iter().all(|&b| trace::assignment_byte(b)) {
-        Some("BYTES-ANY")
+        Some(Clause::BytesAny)
     } else if line.len() > trace::LONG_LINE {
-        Some("LINE-LONG")
+        Some(Clause::LineLong)
     } else {
         None
     }
 }
 
 /// The clause of a line a program hangs or crashes on: what it holds.
-fn stuck_clause(step: &Step, line: &[u8]) -> &'static str {
-    if !line.iter().all(|&b| trace::assignment_byte(b)) {
-        "BYTES-ANY"
-    } else if line.len() > trace::LONG_LINE {
-        "LINE-LONG"
-    } else {
-        line_clause(step)
-    }
+fn stuck_clause(step: &Step, line: &[u8]) -> Clause {
+    hang_kind(line).unwrap_or_else(|| line_clause(step))
 }
 
 /// The finding for a disagreement that began with line `n` (from 1; 0 is
@@ -563,133 +569,145 @@ fn line_finding(
     trace: &Trace,
     plain_fails: Option<bool>,
 ) -> Finding {
-    let mut f = line_finding_as_is(lines, n, v, ran, trace, plain_fails);
+    let example = prefix(lines, n);
+    let Some(step) = n.checked_sub(1).and_then(|i| trace.steps.get(i)) else {
+        return term_finding(v, ran, example);
+    };
+    let blamed = Blamed {
+        n,
+        line: lines[n - 1],
+        step,
+        example,
+        ran,
+        trace,
+    };
+    let mut f = match v {
+        Verdict::Hang => blamed.finding(
+            stuck_clause(step, blamed.line),
+            Class::Hang,
+            format!("hangs after reading line {n}: {}", quoted(blamed.line)),
+        ),
+        Verdict::Crash => blamed.finding(
+            stuck_clause(step, blamed.line),
+            Class::Crash,
+            format!(
+                "crashes on line {n}: {} ({})",
+                quoted(blamed.line),
+                ended(ran)
+            ),
+        ),
+        Verdict::Agree | Verdict::Differs => blamed.output_finding(plain_fails),
+    };
     // A NUL is no whitespace look-alike: a program that takes it for the
     // end of a C string does so in any command, one decision.
-    let nul = n
-        .checked_sub(1)
-        .and_then(|i| lines.get(i))
-        .is_some_and(|l| l.contains(&0));
-    if f.clause == "WS-SET" && nul {
-        f.clause = "BYTES-ANY";
-        f.group = "BYTES-ANY";
+    if f.clause == Clause::WsSet && blamed.line.contains(&0) {
+        f.clause = Clause::BytesAny;
+        f.group = Group::Clause(Clause::BytesAny);
     }
     f
 }
 
-fn line_finding_as_is(
-    lines: &[&[u8]],
-    n: usize,
-    v: Verdict,
-    ran: &Ran,
-    trace: &Trace,
-    plain_fails: Option<bool>,
-) -> Finding {
-    let example = prefix(lines, n);
-    let finding = |clause: &'static str, class, cause: String, step: Option<&Step>| Finding {
+/// The finding for a disagreement on the `term` that ends every prefix.
+fn term_finding(v: Verdict, ran: &Ran, example: Vec<u8>) -> Finding {
+    let (clause, class, cause) = match v {
+        Verdict::Hang => (
+            Clause::CmdTerm,
+            Class::Hang,
+            "hangs after reading `term`".to_owned(),
+        ),
+        Verdict::Crash => (
+            Clause::CmdTerm,
+            Class::Crash,
+            format!("crashes on `term` ({})", ended(ran)),
+        ),
+        _ if !ran.stdout.is_empty() => (
+            Clause::CmdTerm,
+            Class::Output,
+            format!("prints {} for `term`", first_line(&ran.stdout)),
+        ),
+        _ => (Clause::ExitCodes, Class::Output, ended(ran)),
+    };
+    Finding {
         clause,
-        group: clause,
+        group: Group::Clause(clause),
         class,
-        line: Some(n.max(1)),
+        line: Some(1),
         cause,
-        scenarios: step.map(|s| s.scenarios.clone()).unwrap_or_default(),
-        example: example.clone(),
+        scenarios: Vec::new(),
+        example,
         ran: ran.clone(),
-    };
-    let Some(step) = n.checked_sub(1).and_then(|i| trace.steps.get(i)) else {
-        // `term` alone.
-        return match v {
-            Verdict::Hang => finding(
-                "CMD-TERM",
-                Class::Hang,
-                "hangs after reading `term`".to_owned(),
-                None,
-            ),
-            Verdict::Crash => finding(
-                "CMD-TERM",
-                Class::Crash,
-                format!("crashes on `term` ({})", ended(ran)),
-                None,
-            ),
-            _ if !ran.stdout.is_empty() => finding(
-                "CMD-TERM",
-                Class::Output,
-                format!("prints {} for `term`", first_line(&ran.stdout)),
-                None,
-            ),
-            _ => finding("EXIT-CODES", Class::Output, ended(ran), None),
-        };
-    };
-    let line = lines[n - 1];
-    let shown = quoted(line);
-    match v {
-        Verdict::Hang => {
-            return finding(
-                stuck_clause(step, line),
-                Class::Hang,
-                format!("hangs after reading line {n}: {shown}"),
-                Some(step),
-            );
-        }
-        Verdict::Crash => {
-            return finding(
-                stuck_clause(step, line),
-                Class::Crash,
-                format!("crashes on line {n}: {shown} ({})", ended(ran)),
-                Some(step),
-            );
-        }
-        _ => {}
     }
-    let (expected, got) = (&trace.stdout, &ran.stdout);
-    let start = step.reply.start;
-    let reply = &expected[step.reply.clone()];
-    if got.get(..start) != Some(&expected[..start]) {
-        // The replies before it changed from one run to the next.
-        let end = run_end(trace, ran);
-        let b = trace::blame(&example, trace, got, end);
-        return finding(
-            b.clause,
-            Class::Output,
-            format!("line {n}: {shown}: replies before it differ from the last run"),
-            Some(step),
-        );
-    }
-    let rest = &got[start..];
-    if rest == reply {
-        // Every reply right: the exit code is not.
-        let (clause, what) = if trace.stop == Stop::Ended {
-            ("EXIT-CODES", "after the game ended")
-        } else {
-            (line_clause(step), "at `term` after it")
-        };
-        return finding(
+}
+
+/// A line blamed for a disagreement, and the run that showed it.
+struct Blamed<'a> {
+    /// Its number, from 1.
+    n: usize,
+    line: &'a [u8],
+    step: &'a Step,
+    /// The lines up to it, then `term`.
+    example: Vec<u8>,
+    ran: &'a Ran,
+    /// The reference's run of `example`.
+    trace: &'a Trace,
+}
+
+impl Blamed<'_> {
+    fn finding(&self, clause: Clause, class: Class, cause: String) -> Finding {
+        Finding {
             clause,
-            Class::Output,
-            format!("line {n}: {shown}: {} {what}", ended(ran)),
-            Some(step),
-        );
+            group: Group::Clause(clause),
+            class,
+            line: Some(self.n),
+            cause,
+            scenarios: self.step.scenarios.clone(),
+            example: self.example.clone(),
+            ran: self.ran.clone(),
+        }
     }
-    if rest.starts_with(reply) {
-        let extra = &rest[reply.len()..];
-        let extra_line = extra.split(|&b| b == b'\n').next().unwrap_or_default();
-        if reply.is_empty() && step.clause == "CMD-PLACE" {
-            let clause = match extra_line {
-                b"Black wins!" | b"White wins!" => "WIN-LINE",
-                b"Wow, a tie!" => "TIE",
-                b"Invalid coordinate" => "PLACE-POINT",
-                b"Occupied coordinate" => "PLACE-OCCUPIED",
-                b"Invalid!" => "CMD-EXACT",
-                _ => "CMD-PLACE",
+
+    /// The finding for a run that exited, its output or code wrong.
+    fn output_finding(&self, plain_fails: Option<bool>) -> Finding {
+        let (n, shown) = (self.n, quoted(self.line));
+        let (expected, got) = (&self.trace.stdout, &self.ran.stdout);
+        let start = self.step.reply.start;
+        let reply = &expected[self.step.reply.clone()];
+        if got.get(..start) != Some(&expected[..start]) {
+            // The replies before it changed from one run to the next.
+            let end = run_end(self.trace, self.ran);
+            let b = trace::blame(&self.example, self.trace, got, end);
+            let cause = format!("line {n}: {shown}: replies before it differ from the last run");
+            return self.finding(b.clause, Class::Output, cause);
+        }
+        let rest = &got[start..];
+        if rest == reply {
+            // Every reply right: the exit code is not.
+            let (clause, what) = if self.trace.ended() {
+                (Clause::ExitCodes, "after the game ended")
+            } else {
+                (line_clause(self.step), "at `term` after it")
             };
-            return finding(
-                clause,
+            let cause = format!("line {n}: {shown}: {} {what}", ended(self.ran));
+            return self.finding(clause, Class::Output, cause);
+        }
+        match rest.strip_prefix(reply) {
+            Some(extra) => self.extra_output(reply, extra),
+            None => self.wrong_reply(reply, rest, plain_fails),
+        }
+    }
+
+    /// The finding for a right reply followed by output none is due.
+    fn extra_output(&self, reply: &[u8], extra: &[u8]) -> Finding {
+        let (n, shown) = (self.n, quoted(self.line));
+        if reply.is_empty() && self.step.clause == Clause::CmdPlace {
+            let extra_line = first_line_of(extra);
+            return self.finding(
+                trace::spurious(extra_line).unwrap_or(Clause::CmdPlace),
                 Class::Output,
                 format!(
                     "line {n}: {shown} places a stone, silently, but the program printed {}",
                     first_line(extra)
                 ),
-                Some(step),
             );
         }
         let what = if reply.is_empty() {
@@ -697,82 +715,109 @@ fn line_finding_as_is(
         } else {
             "one reply is due"
         };
-        return finding(
-            line_clause(step),
+        self.finding(
+            line_clause(self.step),
             Class::Output,
             format!(
                 "line {n}: {shown}: {what}, but the program printed {} too",
                 first_line(extra)
             ),
-            Some(step),
-        );
+        )
     }
-    let b = trace::blame(&example, trace, got, run_end(trace, ran));
-    let mut clause = if b.line == Some(n) {
-        b.clause
-    } else {
-        line_clause(step)
-    };
-    let (want_line, got_line) = first_differing_lines(reply, rest);
-    if reply.ends_with(text::THANKS) && want_line != first_line_of(reply) {
-        // The result is right, the history under it is not.
-        clause = "CMD-HISTORY";
-    }
-    if step.clause.starts_with("MIST-") && !got_line.contains(&b',') {
-        // No hole at all where one is due: `view` itself.
-        clause = "CMD-VIEW";
-    }
-    if clause == "CMD-INVALID" {
-        clause = line_clause(step);
-    }
-    if clause == "LINE-LONG" {
-        // A reply wrong (not split in two) on a line no command could be
-        // whatever its length: the rule that makes it none.
-        clause = rule_beneath(line).unwrap_or(clause);
-    }
-    if matches!(clause, "BYTES-ANY" | "WS-SET") {
-        match plain_fails {
-            // Without its odd bytes the line fails too: a rule is broken.
-            Some(true) => clause = rule_beneath(line).unwrap_or_else(|| line_clause(step)),
-            // Only the odd bytes make it fail (a NUL read as the end of a
-            // C string, say): one decision, whichever command it was in.
-            _ if line.contains(&0) => clause = "BYTES-ANY",
-            _ => {}
+
+    /// The finding for a reply that differs (`rest` is the program's
+    /// output from where the reply is due).
+    fn wrong_reply(&self, reply: &[u8], rest: &[u8], plain_fails: Option<bool>) -> Finding {
+        let (n, shown) = (self.n, quoted(self.line));
+        let clause = self.wrong_reply_clause(reply, rest, plain_fails);
+        let (want_line, got_line) = first_differing_lines(reply, rest);
+        let cause = if rest.is_empty() {
+            format!(
+                "no reply to line {n}: {shown}; expected {}",
+                first_line(reply)
+            )
+        } else {
+            format!(
+                "line {n}: {shown}: expected {}, got {}",
+                quoted(want_line),
+                quoted(got_line)
+            )
+        };
+        let mut f = self.finding(clause, Class::Output, cause);
+        let win_missed = matches!(
+            clause,
+            Clause::WinLine | Clause::WinOverline | Clause::TieWinFirst
+        ) && reply.ends_with(text::THANKS)
+            && !rest.starts_with(first_line_of(reply));
+        if win_missed {
+            f.group = Group::WinMissed;
         }
+        let plain: Vec<u8> = self
+            .line
+            .iter()
+            .copied()
+            .filter(|&b| trace::assignment_byte(b))
+            .collect();
+        let kinds = trace::invalid_kinds(&plain);
+        if reply == text::INVALID
+            && matches!(clause, Clause::LineSplit | Clause::Ws | Clause::CmdExact)
+            && kinds.first().is_some_and(|k| WHITESPACE_KINDS.contains(k))
+        {
+            f.group = Group::Whitespace;
+            f.scenarios = kinds;
+        }
+        f
     }
-    let cause = if rest.is_empty() {
-        format!(
-            "no reply to line {n}: {shown}; expected {}",
-            first_line(reply)
-        )
-    } else {
-        format!(
-            "line {n}: {shown}: expected {}, got {}",
-            quoted(want_line),
-            quoted(got_line)
-        )
-    };
-    let win_missed = matches!(clause, "WIN-LINE" | "WIN-OVERLINE" | "TIE-WIN-FIRST")
-        && reply.ends_with(text::THANKS)
-        && !rest.starts_with(&reply[..reply.iter().position(|&b| b == b'\n').unwrap_or(0)]);
-    let mut f = finding(clause, Class::Output, cause, Some(step));
-    if win_missed {
-        f.group = WIN_MISSED;
+
+    /// The clause of a reply that differs: the line's, or what the first
+    /// difference shows is broken.
+    fn wrong_reply_clause(&self, reply: &[u8], rest: &[u8], plain_fails: Option<bool>) -> Clause {
+        let (step, line) = (self.step, self.line);
+        let got = &self.ran.stdout;
+        let b = trace::blame(
+            &self.example,
+            self.trace,
+            got,
+            run_end(self.trace, self.ran),
+        );
+        let mut clause = if b.line == Some(self.n) {
+            b.clause
+        } else {
+            line_clause(step)
+        };
+        let (want_line, got_line) = first_differing_lines(reply, rest);
+        if reply.ends_with(text::THANKS) && want_line != first_line_of(reply) {
+            // The result is right, the history under it is not.
+            clause = Clause::CmdHistory;
+        }
+        let mist = matches!(
+            step.clause,
+            Clause::MistStart | Clause::MistMove | Clause::MistStays
+        );
+        if mist && !got_line.contains(&b',') {
+            // No hole at all where one is due: `view` itself.
+            clause = Clause::CmdView;
+        }
+        if clause == Clause::CmdInvalid {
+            clause = line_clause(step);
+        }
+        if clause == Clause::LineLong {
+            // A reply wrong (not split in two) on a line no command could be
+            // whatever its length: the rule that makes it none.
+            clause = rule_beneath(line).unwrap_or(clause);
+        }
+        if matches!(clause, Clause::BytesAny | Clause::WsSet) {
+            match plain_fails {
+                // Without its odd bytes the line fails too: a rule is broken.
+                Some(true) => clause = rule_beneath(line).unwrap_or_else(|| line_clause(step)),
+                // Only the odd bytes make it fail (a NUL read as the end of a
+                // C string, say): one decision, whichever command it was in.
+                _ if line.contains(&0) => clause = Clause::BytesAny,
+                _ => {}
+            }
+        }
+        clause
     }
-    let plain: Vec<u8> = line
-        .iter()
-        .copied()
-        .filter(|&b| trace::assignment_byte(b))
-        .collect();
-    let kinds = trace::invalid_kinds(&plain);
-    if reply == text::INVALID
-        && matches!(clause, "LINE-SPLIT" | "WS" | "CMD-EXACT")
-        && kinds.first().is_some_and(|k| WHITESPACE_KINDS.contains(k))
-    {
-        f.group = WHITESPACE;
-        f.scenarios = kinds;
-    }
-    f
 }
 
 /// How a run ended, in words.
@@ -805,29 +850,6 @@ fn run_end(trace: &Trace, ran: &Ran) -> RunEnd {
 /// end of its input is to blame (no `term`, no final newline, nothing at
 /// all), or what follows the end of the game.
 pub fn end_finding(input: &[u8], trace: &Trace, ran: &Ran) -> Finding {
-    let end = run_end(trace, ran);
-    let stuck = matches!(ran.end, End::TimedOut(_)) || crashed(&ran.end);
-    // What a killed program printed may be lost: only its end counts.
-    let got = if stuck { &trace.stdout } else { &ran.stdout };
-    let mut b = trace::blame(input, trace, got, end);
-    let endless = stuck || matches!(ran.end, End::TooMuchOutput(_));
-    let last_unended = !input.is_empty() && !input.ends_with(b"\n");
-    if endless && (trace.stop == Stop::EndOfInput || last_unended) {
-        // Output without end, or no end at all, once the input ends (with
-        // or without a final newline, after a last line or not): one
-        // cause, the end of the input.
-        b.clause = "EOF-EXIT";
-    } else if last_unended
-        && matches!(
-            b.clause,
-            "EXIT-CODES" | "TERM-STOP" | "CMD-TERM" | "LINE-LONG" | "BYTES-ANY" | "WS-SET"
-        )
-    {
-        // The same line with a newline after it was answered right (every
-        // start of the input ended by `term` agrees): what is wrong is the
-        // last line without one, `term` or any other.
-        b.clause = "LINE-NO-NL";
-    }
     let class = if matches!(ran.end, End::TimedOut(_)) {
         Class::Hang
     } else if crashed(&ran.end) {
@@ -835,12 +857,78 @@ pub fn end_finding(input: &[u8], trace: &Trace, ran: &Ran) -> Finding {
     } else {
         Class::Output
     };
-    let cause = match (class, trace.stop) {
+    // What a killed program printed may be lost: only its end counts.
+    let got = if class == Class::Output {
+        &ran.stdout
+    } else {
+        &trace.stdout
+    };
+    let b = trace::blame(input, trace, got, run_end(trace, ran));
+    let clause = end_clause(input, trace, ran, b.clause);
+    let cause = end_cause(input, trace, ran, class);
+    let line_decision = matches!(
+        clause,
+        Clause::LineSplit | Clause::LineNoNl | Clause::LineFinalNl | Clause::LineLong
+    );
+    let cause = match b.line.and_then(|n| trace.steps.get(n - 1)) {
+        Some(step) if class == Class::Output && line_decision => format!(
+            "line {}: {}: {cause}",
+            step.number,
+            quoted(&input[step.line.clone()])
+        ),
+        _ => cause,
+    };
+    Finding {
+        clause,
+        group: Group::Clause(clause),
+        class,
+        line: None,
+        cause,
+        scenarios: trace.session.clone(),
+        example: input.to_vec(),
+        ran: ran.clone(),
+    }
+}
+
+/// The clause of a disagreement at the end of the input, from the one
+/// the first difference is blamed on.
+fn end_clause(input: &[u8], trace: &Trace, ran: &Ran, blamed: Clause) -> Clause {
+    let stuck = matches!(ran.end, End::TimedOut(_)) || crashed(&ran.end);
+    let endless = stuck || matches!(ran.end, End::TooMuchOutput(_));
+    let last_unended = !input.is_empty() && !input.ends_with(b"\n");
+    if endless && (trace.stop == Stop::EndOfInput || last_unended) {
+        // Output without end, or no end at all, once the input ends (with
+        // or without a final newline, after a last line or not): one
+        // cause, the end of the input.
+        Clause::EofExit
+    } else if last_unended
+        && matches!(
+            blamed,
+            Clause::ExitCodes
+                | Clause::TermStop
+                | Clause::CmdTerm
+                | Clause::LineLong
+                | Clause::BytesAny
+                | Clause::WsSet
+        )
+    {
+        // The same line with a newline after it was answered right (every
+        // start of the input ended by `term` agrees): what is wrong is the
+        // last line without one, `term` or any other.
+        Clause::LineNoNl
+    } else {
+        blamed
+    }
+}
+
+/// What happened at the end of the input, in a sentence.
+fn end_cause(input: &[u8], trace: &Trace, ran: &Ran, class: Class) -> String {
+    match (class, trace.stop) {
         (Class::Hang, Stop::EndOfInput) if !input.is_empty() => {
             "still running at end of input: the input ends without `term`, and the program waits for more".to_owned()
         }
         (Class::Hang, Stop::EndOfInput) => "still running on an empty input".to_owned(),
-        (Class::Hang, Stop::Ended) => "still running after the game ended".to_owned(),
+        (Class::Hang, Stop::Ended(_)) => "still running after the game ended".to_owned(),
         (Class::Hang, Stop::Term) => "still running after `term`".to_owned(),
         (Class::Crash, _) => format!("crashes at end of input ({})", ended(ran)),
         _ => match report::compare(
@@ -858,24 +946,6 @@ pub fn end_finding(input: &[u8], trace: &Trace, ran: &Ran) -> Finding {
                 .to_owned(),
             None => "agreed when run again".to_owned(),
         },
-    };
-    let cause = match b.line.and_then(|n| trace.steps.get(n - 1)) {
-        Some(step) if class == Class::Output && b.clause.starts_with("LINE-") => format!(
-            "line {}: {}: {cause}",
-            step.number,
-            quoted(&input[step.line.clone()])
-        ),
-        _ => cause,
-    };
-    Finding {
-        clause: b.clause,
-        group: b.clause,
-        class,
-        line: None,
-        cause,
-        scenarios: trace.session.clone(),
-        example: input.to_vec(),
-        ran: ran.clone(),
     }
 }
 
@@ -883,7 +953,7 @@ pub fn end_finding(input: &[u8], trace: &Trace, ran: &Ran) -> Finding {
 /// input holds a line of the kind that group hangs on (`clauses`, by
 /// [`stuck_clause`]), without running anything more: one cause, one
 /// group, and no probe paying the timeout again.
-pub fn known_hang(input: &[u8], trace: &Trace, ran: &Ran, clauses: &[&str]) -> Option<Finding> {
+pub fn known_hang(input: &[u8], trace: &Trace, ran: &Ran, clauses: &[Clause]) -> Option<Finding> {
     if !matches!(ran.end, End::TimedOut(_)) {
         return None;
     }
@@ -892,9 +962,10 @@ pub fn known_hang(input: &[u8], trace: &Trace, ran: &Ran, clauses: &[&str]) -> O
         trace.stop != Stop::Term || step.number < trace.steps.len()
     } && clauses.contains(&stuck_clause(step, line)))? + 1;
     let step = &trace.steps[n - 1];
+    let clause = stuck_clause(step, lines[n - 1]);
     Some(Finding {
-        clause: stuck_clause(step, lines[n - 1]),
-        group: stuck_clause(step, lines[n - 1]),
+        clause,
+        group: Group::Clause(clause),
         class: Class::Hang,
         line: Some(n),
         cause: format!("hangs after reading line {n}: {}", quoted(lines[n - 1])),
@@ -920,7 +991,7 @@ pub fn without_probes(input: &[u8], trace: &Trace, ran: &Ran) -> Finding {
     let clause = stuck_clause(step, lines[i]);
     Finding {
         clause,
-        group: clause,
+        group: Group::Clause(clause),
         class: Class::Hang,
         line: Some(n),
         cause: format!(
@@ -1050,7 +1121,7 @@ mod tests {
         let f = diagnosed(input, &hangs_on_nul).expect("it disagrees");
         assert_eq!(
             (f.clause, f.class, f.line),
-            ("BYTES-ANY", Class::Hang, Some(5))
+            (Clause::BytesAny, Class::Hang, Some(5))
         );
         assert_eq!(f.cause, "hangs after reading line 5: `who\\x00x`");
         assert_eq!(f.example, b"who\nview\nplace A1\nhistory\nwho\0x\nterm\n");
@@ -1075,7 +1146,7 @@ mod tests {
         let f = diagnosed(input, &strips_cr).expect("it disagrees");
         assert_eq!(
             (f.clause, f.class, f.line),
-            ("LINE-SPLIT", Class::Output, Some(2))
+            (Clause::LineSplit, Class::Output, Some(2))
         );
         assert_eq!(
             f.cause,
@@ -1093,6 +1164,6 @@ mod tests {
             }
         };
         let f = diagnosed(b"who\nplace A1\n", &hangs_at_end).expect("it disagrees");
-        assert_eq!((f.clause, f.class, f.line), ("EOF-EXIT", Class::Hang, None));
+        assert_eq!((f.clause, f.class, f.line), (Clause::EofExit, Class::Hang, None));
     }
 }

@@ -27,13 +27,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::clause::{self, Kind};
-use super::diagnose::{self, Class, Finding, Prober, TermCheck, WHITESPACE, WIN_MISSED};
+use super::clause::{Clause, Kind};
+use super::cover::Scenario;
+use super::diagnose::{self, Class, Finding, Group, Prober, TermCheck};
 use super::report::json;
 use super::run::{self, End, Limits, Ran};
 use super::sandbox::Kit;
 use super::trace;
-use super::{ConformError, Expected, Format, Outcome, case, cover, generate, junit, report};
+use super::{ConformError, Expected, Format, Outcome, case, generate, junit, report};
 use crate::rng::Rng;
 
 /// Output above this many times the expected size (and at least
@@ -130,7 +131,7 @@ fn without_lines(input: &[u8], drop: impl Fn(&[u8]) -> bool) -> Vec<u8> {
 }
 
 /// One group of disagreements: one clause broken one way, one cause.
-struct Group {
+struct Grouped {
     /// The finding of its case of lowest number.
     finding: Finding,
     /// How many cases fell in it.
@@ -139,20 +140,15 @@ struct Group {
     index: u64,
     /// The scenarios the lines blamed in all its cases share (what every
     /// missed win was like).
-    common: Vec<&'static str>,
+    common: Vec<Scenario>,
 }
 
 /// The key that orders groups: rules before decisions, then the clause
 /// table's order, then the way the program failed.
-type Key = (Kind, usize, &'static str, Class);
+type Key = (Kind, Clause, Group, Class);
 
 fn key(f: &Finding) -> Key {
-    let clause = match f.group {
-        WIN_MISSED => "WIN-LINE",
-        WHITESPACE => "LINE-SPLIT",
-        _ => f.clause,
-    };
-    let kind = clause::find(clause).map_or(Kind::Rule, |c| c.kind);
+    let clause = f.group.clause();
     // At the end of the input, hanging and printing for ever are one
     // cause: the program does not stop there.
     let class = if f.line.is_none() {
@@ -160,7 +156,7 @@ fn key(f: &Finding) -> Key {
     } else {
         f.class
     };
-    (kind, clause::rank(clause), f.group, class)
+    (clause.kind(), clause, f.group, class)
 }
 
 /// Case `index` of the run: the same seed and index, the same bytes.
@@ -190,7 +186,7 @@ struct Shared<'o> {
     deadline: Option<Instant>,
     term: TermCheck,
     next: AtomicU64,
-    groups: Mutex<BTreeMap<Key, Group>>,
+    groups: Mutex<BTreeMap<Key, Grouped>>,
     /// Cases that disagreed once and agreed when run again.
     flaky: Mutex<BTreeMap<u64, Vec<u8>>>,
     cannot_start: Mutex<Option<String>>,
@@ -236,11 +232,11 @@ impl Shared<'_> {
     }
 
     /// The kinds of line (by clause) the program is known to hang on.
-    fn known_hangs(&self) -> Vec<&'static str> {
+    fn known_hangs(&self) -> Vec<Clause> {
         lock(&self.groups)
             .values()
             .filter(|g| g.finding.class == Class::Hang && g.finding.line.is_some())
-            .map(|g| g.finding.group)
+            .map(|g| g.finding.group.clause())
             .collect()
     }
 
@@ -265,9 +261,9 @@ impl Shared<'_> {
     /// disagrees again when run once more.
     fn file(&self, index: u64, input: &[u8], trace: &trace::Trace, finding: Finding) {
         let k = key(&finding);
-        let add = |groups: &mut BTreeMap<Key, Group>, finding: Finding| {
+        let add = |groups: &mut BTreeMap<Key, Grouped>, finding: Finding| {
             let scenarios = finding.scenarios.clone();
-            let group = groups.entry(k).or_insert_with(|| Group {
+            let group = groups.entry(k).or_insert_with(|| Grouped {
                 finding: finding.clone(),
                 count: 0,
                 index,
@@ -408,7 +404,7 @@ pub fn fuzz(
     } = shared;
     let flaky = flaky.into_inner().unwrap_or_else(|p| p.into_inner());
     let ends = ends.into_inner().unwrap_or_else(|p| p.into_inner());
-    let mut groups: Vec<Group> = groups
+    let mut groups: Vec<Grouped> = groups
         .into_inner()
         .unwrap_or_else(|p| p.into_inner())
         .into_values()
@@ -527,7 +523,7 @@ fn silent(
     cases: u64,
     ends: Ends,
     deadline: Option<Instant>,
-) -> Group {
+) -> Grouped {
     let example = b"who\nterm\n".to_vec();
     let trace = trace::trace(&example);
     let expected = Expected {
@@ -561,10 +557,10 @@ fn silent(
     if ends.hung > 0 || ends.crashed > 0 {
         cause.push_str(&format!("; {LOST_OUTPUT}"));
     }
-    Group {
+    Grouped {
         finding: Finding {
-            clause: "CMD-WHO",
-            group: "CMD-WHO",
+            clause: Clause::CmdWho,
+            group: Group::Clause(Clause::CmdWho),
             class: Class::Output,
             line: None,
             cause,
@@ -580,12 +576,12 @@ fn silent(
 
 /// A group as the report shows it, once shrunk.
 struct Shown {
-    clause: &'static str,
+    clause: Clause,
     kind: Kind,
     class: Class,
     cause: String,
     /// For a missed win: what every miss was like.
-    common: Vec<&'static str>,
+    common: Vec<Scenario>,
     count: u64,
     index: u64,
     /// The case as found, and as shrunk.
@@ -601,25 +597,25 @@ struct Shown {
 /// The clause a group of odd whitespace taken for a command falls
 /// under: a `\r` in every line, a tab in every line, or else the rule
 /// that commands are matched untrimmed.
-fn whitespace_clause(common: &[&str]) -> &'static str {
-    if common.contains(&"invalid-cr") {
-        "LINE-SPLIT"
-    } else if common.contains(&"invalid-tab") {
-        "WS"
+fn whitespace_clause(common: &[Scenario]) -> Clause {
+    if common.contains(&Scenario::InvalidCr) {
+        Clause::LineSplit
+    } else if common.contains(&Scenario::InvalidTab) {
+        Clause::Ws
     } else {
-        "CMD-EXACT"
+        Clause::CmdExact
     }
 }
 
 /// The clause a group of missed wins falls under: what all its misses
 /// share (the 361st stone, six or more), or a plain line.
-fn missed_win_clause(common: &[&str]) -> &'static str {
-    if common.contains(&"win-361st-stone") {
-        "TIE-WIN-FIRST"
-    } else if common.contains(&"win-overline") {
-        "WIN-OVERLINE"
+fn missed_win_clause(common: &[Scenario]) -> Clause {
+    if common.contains(&Scenario::Win361stStone) {
+        Clause::TieWinFirst
+    } else if common.contains(&Scenario::WinOverline) {
+        Clause::WinOverline
     } else {
-        "WIN-LINE"
+        Clause::WinLine
     }
 }
 
@@ -627,7 +623,7 @@ fn shrink_group(
     opts: &FuzzOptions,
     kit: Option<&Kit>,
     term: TermCheck,
-    group: &Group,
+    group: &Grouped,
     deadline: Option<Instant>,
 ) -> Shown {
     let started = Instant::now();
@@ -646,64 +642,65 @@ fn shrink_group(
     };
     let by_line = group.finding.line.is_some() && group.finding.example.ends_with(b"term\n");
     let clause_of = group.finding.clause;
-    let shrunk = if group.finding.group == "CMD-WHO" && group.finding.line.is_none() {
-        // The one finding of a silent program: its example is one line.
-        super::shrink::Shrunk {
-            input: group.finding.example.clone(),
-            tests: 0,
-            cut_short: false,
-        }
-    } else if by_line {
-        let example = &group.finding.example;
-        let body = &example[..example.len() - b"term\n".len()];
-        let fails = |candidate: &[u8]| {
-            if opts.assignment_only && !generate::is_assignment_only_body(candidate) {
-                return false;
+    let shrunk =
+        if group.finding.group == Group::Clause(Clause::CmdWho) && group.finding.line.is_none() {
+            // The one finding of a silent program: its example is one line.
+            super::shrink::Shrunk {
+                input: group.finding.example.clone(),
+                tests: 0,
+                cut_short: false,
             }
-            match diagnose::last_line_finding(candidate, &prober) {
-                Some(f) if (f.group, f.class) == target => {
-                    lock(&found).insert(candidate.to_vec(), f);
-                    true
+        } else if by_line {
+            let example = &group.finding.example;
+            let body = &example[..example.len() - b"term\n".len()];
+            let fails = |candidate: &[u8]| {
+                if opts.assignment_only && !generate::is_assignment_only_body(candidate) {
+                    return false;
                 }
-                _ => false,
-            }
-        };
-        super::shrink::shrink(body, fails, opts.jobs, opts.shrink_budget, deadline)
-    } else {
-        let fails = |candidate: &[u8]| {
-            let trace = trace::trace(candidate);
-            if !can_show(candidate, &trace, clause_of) {
-                return false;
-            }
-            if opts.assignment_only && !generate::is_assignment_only(candidate) {
-                return false;
-            }
-            let expected = Expected {
-                stdout: trace.stdout.clone(),
-                code: trace.code,
+                match diagnose::last_line_finding(candidate, &prober) {
+                    Some(f) if (f.group, f.class) == target => {
+                        lock(&found).insert(candidate.to_vec(), f);
+                        true
+                    }
+                    _ => false,
+                }
             };
-            if deadline.is_some_and(|d| Instant::now() >= d) {
-                return false;
-            }
-            let ran = run_program(opts, kit, &expected, candidate, opts.timeout);
-            if report::compare(&expected, &ran).is_none() {
-                return false;
-            }
-            let f = diagnose::end_finding(candidate, &trace, &ran);
-            if (f.group, f.class) != target {
-                return false;
-            }
-            lock(&found).insert(candidate.to_vec(), f);
-            true
+            super::shrink::shrink(body, fails, opts.jobs, opts.shrink_budget, deadline)
+        } else {
+            let fails = |candidate: &[u8]| {
+                let trace = trace::trace(candidate);
+                if !can_show(candidate, &trace, clause_of) {
+                    return false;
+                }
+                if opts.assignment_only && !generate::is_assignment_only(candidate) {
+                    return false;
+                }
+                let expected = Expected {
+                    stdout: trace.stdout.clone(),
+                    code: trace.code,
+                };
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    return false;
+                }
+                let ran = run_program(opts, kit, &expected, candidate, opts.timeout);
+                if report::compare(&expected, &ran).is_none() {
+                    return false;
+                }
+                let f = diagnose::end_finding(candidate, &trace, &ran);
+                if (f.group, f.class) != target {
+                    return false;
+                }
+                lock(&found).insert(candidate.to_vec(), f);
+                true
+            };
+            super::shrink::shrink(
+                &group.finding.example,
+                fails,
+                opts.jobs,
+                opts.shrink_budget,
+                deadline,
+            )
         };
-        super::shrink::shrink(
-            &group.finding.example,
-            fails,
-            opts.jobs,
-            opts.shrink_budget,
-            deadline,
-        )
-    };
     let found = found.into_inner().unwrap_or_else(|p| p.into_inner());
     let mut finding = group.finding.clone();
     let mut input = finding.example.clone();
@@ -716,13 +713,13 @@ fn shrink_group(
         stdout: trace.stdout.clone(),
         code: trace.code,
     };
-    let shared = matches!(group.finding.group, WIN_MISSED | WHITESPACE);
+    let shared = matches!(group.finding.group, Group::WinMissed | Group::Whitespace);
     let clause = match group.finding.group {
-        WIN_MISSED => missed_win_clause(&group.common),
-        WHITESPACE => whitespace_clause(&group.common),
-        _ => finding.clause,
+        Group::WinMissed => missed_win_clause(&group.common),
+        Group::Whitespace => whitespace_clause(&group.common),
+        Group::Clause(_) => finding.clause,
     };
-    let kind = clause::find(clause).map_or(Kind::Rule, |c| c.kind);
+    let kind = clause.kind();
     Shown {
         clause,
         kind,
@@ -747,15 +744,15 @@ fn shrink_group(
 
 /// Whether `trace` can show the clause `clause` at all: a shrinking
 /// candidate that cannot is dropped without running the program.
-fn can_show(input: &[u8], trace: &trace::Trace, clause: &str) -> bool {
+fn can_show(input: &[u8], trace: &trace::Trace, clause: Clause) -> bool {
     use trace::Stop;
     match clause {
-        "EOF-EXIT" => trace.stop == Stop::EndOfInput && !input.is_empty(),
-        "INPUT-EMPTY" => input.is_empty(),
-        "LINE-FINAL-NL" => trace.stop == Stop::EndOfInput && input.ends_with(b"\n"),
-        "LINE-NO-NL" => !input.is_empty() && !input.ends_with(b"\n"),
-        "END-STOP" | "END-BLOCK" => trace.stop == Stop::Ended,
-        "TERM-STOP" => trace.stop == Stop::Term,
+        Clause::EofExit => trace.stop == Stop::EndOfInput && !input.is_empty(),
+        Clause::InputEmpty => input.is_empty(),
+        Clause::LineFinalNl => trace.stop == Stop::EndOfInput && input.ends_with(b"\n"),
+        Clause::LineNoNl => !input.is_empty() && !input.ends_with(b"\n"),
+        Clause::EndStop | Clause::EndBlock => trace.ended(),
+        Clause::TermStop => trace.stop == Stop::Term,
         _ => true,
     }
 }
@@ -808,7 +805,7 @@ fn write_group(
     shown: &Shown,
     out: &mut dyn Write,
 ) -> Result<(), ConformError> {
-    let title = clause::find(shown.clause).map_or("", |c| c.title);
+    let title = shown.clause.title();
     writeln!(
         out,
         "\n[{number}] {} ({}): {title}",
@@ -827,9 +824,8 @@ fn write_group(
         let what: Vec<&str> = shown
             .common
             .iter()
-            .filter_map(|id| cover::SCENARIOS.iter().find(|s| s.id == *id))
-            .filter(|s| s.id.starts_with("win-") || s.id.starts_with("invalid-"))
-            .map(|s| s.what)
+            .filter(|s| s.id().starts_with("win-") || s.id().starts_with("invalid-"))
+            .map(|s| s.what())
             .collect();
         if !what.is_empty() {
             writeln!(out, "  what all its cases share: {}", what.join("; "))?;
@@ -971,9 +967,9 @@ fn write_json(
         writeln!(
             out,
             r#"    {{"clause": {}, "kind": "{}", "title": {}, "failure": "{}", "cause": {}, "cases": {}, "first_case": {}, "example": {}, "detail": {}, "file": {}, "shrink_cut_short": {}}}{}"#,
-            json(shown.clause),
+            json(shown.clause.id()),
             shown.kind.word(),
-            json(clause::find(shown.clause).map_or("", |c| c.title)),
+            json(shown.clause.title()),
             shown.class.word(),
             json(&shown.cause),
             shown.count,
@@ -1028,7 +1024,7 @@ fn write_junit(
             format!("[{}: {}] {}", shown.clause, shown.kind.word(), shown.cause),
             junit::Outcome::Failure {
                 message: shown.cause.clone(),
-                kind: Some(shown.clause.to_owned()),
+                kind: Some(shown.clause.id().to_owned()),
                 body: format!(
                     "{} ({}, {}); {} failing cases, first case {}\ninput:\n{}{}written as {path}\n",
                     shown.clause,

@@ -37,6 +37,8 @@ pub mod sandbox;
 pub mod shrink;
 pub mod split;
 pub mod trace;
+#[allow(dead_code, missing_docs)]
+mod old_trace;
 
 use std::ffi::OsString;
 use std::path::PathBuf;

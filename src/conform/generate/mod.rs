@@ -73,7 +73,7 @@ pub fn is_assignment_only(input: &[u8]) -> bool {
     let t = trace(input);
     match t.stop {
         Stop::Term => input.ends_with(b"term\n"),
-        Stop::Ended => true,
+        Stop::Ended(_) => true,
         Stop::EndOfInput => false,
     }
 }
@@ -541,7 +541,7 @@ mod tests {
             // game's end.
             match t.stop {
                 Stop::Term => assert!(input.ends_with(b"term\n"), "case {index}"),
-                Stop::Ended => {}
+                Stop::Ended(_) => {}
                 Stop::EndOfInput => panic!("case {index} ends without term"),
             }
             assert!(is_assignment_only(&input), "case {index}");
