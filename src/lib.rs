@@ -27,17 +27,22 @@
 //! - The shells, each over the layers above and never over each other:
 //!   [`terminal`] (a person typing: our own line editor, boards, hints,
 //!   take-backs and the computer's think line),
-//!   [`gomocup`] (the Gomocup brain), [`conform`] (`check`, `fuzz` and
-//!   `cover`: other implementations run against cases and the reference,
-//!   each disagreement put on the input line that caused it, found by
-//!   running the program again, and on that line's clause of the
-//!   contract; each program run contained, through this binary as its
-//!   launcher, in bwrap's box where it works, as one
-//!   [`conform::sandbox::Kit`] made by the shell and passed down, never
-//!   global; and `mark`, a student's C submission marked along the
-//!   assignment's whole scheme on top of them). What two
-//!   shells share lives below them: [`rng`] (the seeded generator) and
-//!   [`cli::args`] (the generic command-line reader).
+//!   [`gomocup`] (the Gomocup brain), and [`conform`], the kit. Its
+//!   commands ([`conform::check`], [`conform::fuzz`], [`conform::cover`],
+//!   [`conform::mark`]) each fill one record of [`conform::model`] (what
+//!   they found, as types), which the renderers of [`conform::report`]
+//!   turn into text, JSON, JUnit, Gradescope's JSON and CSV; `mark` reads
+//!   `check` and `fuzz` through those records. Below the commands, the
+//!   diagnosis ([`conform::trace`] of the reference, the contract's
+//!   [`conform::clause`]s, [`conform::diagnose`], [`conform::shrink`],
+//!   [`conform::generate`]) and the running of programs
+//!   ([`conform::run`], through this binary as its [`conform::launch`]er,
+//!   in bwrap's box where it works, as one [`conform::sandbox::Kit`]
+//!   made by the shell and passed down, never global; [`conform::reap`]
+//!   leaves nothing running; [`conform::pool`] runs in order on many
+//!   threads). What two shells share lives below them: [`rng`] (the
+//!   seeded generator) and [`cli::args`] (the generic command-line
+//!   reader).
 //! - [`cli`], on top: the command line of every command, by one set of
 //!   rules; it hands each shell its options.
 //!

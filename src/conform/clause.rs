@@ -36,6 +36,12 @@ impl Kind {
     }
 }
 
+impl serde::Serialize for Kind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.word())
+    }
+}
+
 /// Declares [`Clause`] and its table together: a variant, its id, its
 /// kind and its title, one row each.
 macro_rules! clauses {
@@ -119,6 +125,15 @@ impl Clause {
     pub fn from_id(id: &str) -> Option<Clause> {
         Clause::ALL.into_iter().find(|c| c.id() == id)
     }
+}
+
+/// The ids of `clauses`, joined by commas.
+pub fn ids(clauses: &[Clause]) -> String {
+    clauses
+        .iter()
+        .map(|c| c.id())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Its id, as reports print it (padding as a `str` pads).

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use super::clause::Clause;
-use super::report::json;
+use super::model::{Covered, ScenarioCovered};
 use super::{ConformError, Format, Outcome, ReadArgs, case, report, trace};
 
 /// What `cover` reads, and how it reports.
@@ -184,54 +184,29 @@ pub fn cover(opts: &CoverOptions, out: &mut dyn Write) -> Result<Outcome, Confor
             }
         }
     }
-    let covered = first.iter().filter(|s| s.is_some()).count();
-    let total = Scenario::ALL.len();
+    let covered = Covered {
+        cases: read,
+        covered: first.iter().filter(|s| s.is_some()).count(),
+        total: Scenario::ALL.len(),
+        scenarios: Scenario::ALL
+            .into_iter()
+            .zip(first)
+            .map(|(s, covered_by)| ScenarioCovered {
+                id: s,
+                clause: s.clause(),
+                kind: s.clause().kind(),
+                what: s.what(),
+                covered_by,
+                example: report::escape(s.example()),
+            })
+            .collect(),
+    };
     match opts.format {
-        Format::Json => {
-            writeln!(out, "{{")?;
-            writeln!(
-                out,
-                r#"  "cases": {read}, "covered": {covered}, "total": {total},"#
-            )?;
-            writeln!(out, r#"  "scenarios": ["#)?;
-            for (i, (scenario, by)) in Scenario::ALL.iter().zip(&first).enumerate() {
-                let kind = scenario.clause().kind().word();
-                writeln!(
-                    out,
-                    r#"    {{"id": {}, "clause": {}, "kind": "{kind}", "what": {}, "covered_by": {}, "example": {}}}{}"#,
-                    json(scenario.id()),
-                    json(scenario.clause().id()),
-                    json(scenario.what()),
-                    by.as_deref().map_or_else(|| "null".to_owned(), json),
-                    json(&report::escape(scenario.example())),
-                    if i + 1 < total { "," } else { "" }
-                )?;
-            }
-            writeln!(out, "  ]")?;
-            writeln!(out, "}}")?;
-        }
-        Format::Text | Format::Junit => {
-            writeln!(out, "{:<24}{:<16}covered by", "scenario", "clause")?;
-            for (scenario, by) in Scenario::ALL.iter().zip(&first) {
-                let by = match by {
-                    Some(path) => path.clone(),
-                    None => format!("not covered; e.g. {}", report::escape(scenario.example())),
-                };
-                writeln!(
-                    out,
-                    "{:<24}{:<16}{by}",
-                    scenario.id(),
-                    scenario.clause().id()
-                )?;
-            }
-            if read == 0 {
-                writeln!(out, "no case was read: nothing is covered")?;
-            }
-            writeln!(out, "covered {covered} of {total} scenarios")?;
-        }
+        Format::Json => out.write_all(report::json::rows(&covered).as_bytes())?,
+        Format::Text | Format::Junit => report::text::cover(out, &covered)?,
     }
     out.flush()?;
-    Ok(if covered == total && read > 0 {
+    Ok(if covered.covered == covered.total && read > 0 {
         Outcome::Passed
     } else {
         Outcome::Failed

@@ -29,27 +29,7 @@ use super::{Expected, report};
 use crate::controller::text;
 use crate::rules::command::{Command, ParseCommandError};
 
-/// How a run failed, for grouping: one cause fails one way.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Class {
-    /// It was still running at the time limit.
-    Hang,
-    /// A signal ended it.
-    Crash,
-    /// It exited, with the wrong output or exit code.
-    Output,
-}
-
-impl Class {
-    /// As JSON and JUnit name it.
-    pub const fn word(self) -> &'static str {
-        match self {
-            Class::Hang => "hang",
-            Class::Crash => "crash",
-            Class::Output => "output",
-        }
-    }
-}
+pub use super::model::Class;
 
 /// What findings are grouped by: one cause.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -1164,6 +1144,9 @@ mod tests {
             }
         };
         let f = diagnosed(b"who\nplace A1\n", &hangs_at_end).expect("it disagrees");
-        assert_eq!((f.clause, f.class, f.line), (Clause::EofExit, Class::Hang, None));
+        assert_eq!(
+            (f.clause, f.class, f.line),
+            (Clause::EofExit, Class::Hang, None)
+        );
     }
 }

@@ -30,11 +30,12 @@ use std::time::{Duration, Instant};
 use super::clause::{Clause, Kind};
 use super::cover::Scenario;
 use super::diagnose::{self, Class, Finding, Group, Prober, TermCheck};
-use super::report::json;
+use super::model::{self, Flaky, FuzzFinding, Fuzzed};
+use super::report::{self, text};
 use super::run::{self, End, Limits, Ran};
 use super::sandbox::Kit;
 use super::trace;
-use super::{ConformError, Expected, Format, Outcome, case, generate, junit, report};
+use super::{ConformError, Expected, Format, Outcome, case, generate};
 use crate::rng::Rng;
 
 /// Output above this many times the expected size (and at least
@@ -42,10 +43,6 @@ use crate::rng::Rng;
 const CAP_FACTOR: usize = 16;
 /// The smallest output cap.
 const MIN_CAP: usize = 1 << 20;
-
-/// Of a long shrunk input, this many lines are shown at each end (the
-/// case file has them all).
-const SHOWN_LINES: usize = 20;
 
 /// With `--time`, the share of it spent making cases once something
 /// disagrees; the rest is for shrinking.
@@ -316,8 +313,23 @@ pub fn fuzz(
     kit: Option<&Kit>,
     out: &mut dyn Write,
 ) -> Result<Outcome, ConformError> {
+    let fuzzed = run(opts, kit, out)?;
+    write_report(opts, &fuzzed, out)
+}
+
+/// Fuzzes as [`fuzz`] does, and gives what it found; of the report, only
+/// what text shows as it goes is written to `out`.
+///
+/// # Errors
+///
+/// [`ConformError`] if `out` or a failing case cannot be written.
+pub fn run(
+    opts: &FuzzOptions,
+    kit: Option<&Kit>,
+    out: &mut dyn Write,
+) -> Result<Fuzzed, ConformError> {
     let text = opts.format == Format::Text;
-    let shown = shown_command(&opts.program);
+    let shown = report::shown_command(&opts.program);
     if text {
         writeln!(
             out,
@@ -409,17 +421,24 @@ pub fn fuzz(
         .unwrap_or_else(|p| p.into_inner())
         .into_values()
         .collect();
-    let mut report = Report {
+    let mut fuzzed = Fuzzed {
+        program: shown,
         seed: opts.seed,
         cases: spent.cases,
-        seconds: 0.0,
         cannot_start: cannot_start.into_inner().unwrap_or_else(|p| p.into_inner()),
-        shown: Vec::new(),
-        flaky,
+        not_reproducible: flaky
+            .iter()
+            .map(|(&case, input)| Flaky {
+                case,
+                example: report::escape_keeping_newlines(input),
+            })
+            .collect(),
+        out: opts.out_dir.to_string_lossy().into_owned(),
+        ..Fuzzed::default()
     };
-    if report.cannot_start.is_some() || spent.cases == 0 {
-        report.seconds = start.elapsed().as_secs_f64();
-        return write_report(opts, &report, out);
+    if fuzzed.cannot_start.is_some() || spent.cases == 0 {
+        fuzzed.seconds = start.elapsed().as_secs_f64();
+        return Ok(fuzzed);
     }
     // A program that prints nothing at all fails every reply, but has one
     // thing to fix: it is one finding, not one a clause.
@@ -442,15 +461,22 @@ pub fn fuzz(
             let left = d.saturating_duration_since(now);
             now + left / u32::try_from(total - i).unwrap_or(u32::MAX)
         });
-        let shown = shrink_group(opts, kit, term, group, share);
-        let number = report.shown.len() + 1;
+        let mut finding = shrink_group(opts, kit, term, group, share);
+        write_case(opts, &mut finding)?;
         if text {
-            write_group(opts, number, &shown, out)?;
+            text::finding(out, i + 1, &finding)?;
+            out.flush()?;
         }
-        report.shown.push(shown);
+        fuzzed.failures += finding.cases;
+        match finding.kind {
+            Kind::Rule => fuzzed.rules += 1,
+            Kind::Decision => fuzzed.decisions += 1,
+        }
+        fuzzed.findings.push(finding);
     }
-    report.seconds = start.elapsed().as_secs_f64();
-    write_report(opts, &report, out)
+    fuzzed.groups = fuzzed.findings.len();
+    fuzzed.seconds = start.elapsed().as_secs_f64();
+    Ok(fuzzed)
 }
 
 fn worker(shared: &Shared) -> Spent {
@@ -574,26 +600,6 @@ fn silent(
     }
 }
 
-/// A group as the report shows it, once shrunk.
-struct Shown {
-    clause: Clause,
-    kind: Kind,
-    class: Class,
-    cause: String,
-    /// For a missed win: what every miss was like.
-    common: Vec<Scenario>,
-    count: u64,
-    index: u64,
-    /// The case as found, and as shrunk.
-    from: Vec<u8>,
-    input: Vec<u8>,
-    expected: Expected,
-    ran: Ran,
-    tests: usize,
-    seconds: f64,
-    cut_short: bool,
-}
-
 /// The clause a group of odd whitespace taken for a command falls
 /// under: a `\r` in every line, a tab in every line, or else the rule
 /// that commands are matched untrimmed.
@@ -625,7 +631,7 @@ fn shrink_group(
     term: TermCheck,
     group: &Grouped,
     deadline: Option<Instant>,
-) -> Shown {
+) -> FuzzFinding {
     let started = Instant::now();
     let target = (group.finding.group, group.finding.class);
     let found: Mutex<BTreeMap<Vec<u8>, Finding>> = Mutex::new(BTreeMap::new());
@@ -708,37 +714,58 @@ fn shrink_group(
         input = f.example.clone();
         finding = f.clone();
     }
-    let trace = trace::trace(&input);
-    let expected = Expected {
-        stdout: trace.stdout.clone(),
-        code: trace.code,
-    };
-    let shared = matches!(group.finding.group, Group::WinMissed | Group::Whitespace);
+    let expected = expected_of(&input);
     let clause = match group.finding.group {
         Group::WinMissed => missed_win_clause(&group.common),
         Group::Whitespace => whitespace_clause(&group.common),
         Group::Clause(_) => finding.clause,
     };
-    let kind = clause.kind();
-    Shown {
+    let shared = if matches!(group.finding.group, Group::WinMissed | Group::Whitespace) {
+        // What every case of a shared group was like, in words.
+        // In the order the trace met them, as the example shows them.
+        group
+            .common
+            .iter()
+            .filter(|s| s.id().starts_with("win-") || s.id().starts_with("invalid-"))
+            .map(|s| s.what())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let lines = |b: &[u8]| b.split_inclusive(|&c| c == b'\n').count();
+    let from = &group.finding.example;
+    FuzzFinding {
         clause,
-        kind,
-        class: finding.class,
+        kind: clause.kind(),
+        title: clause.title(),
+        failure: finding.class,
         cause: finding.cause,
-        common: if shared {
-            group.common.clone()
-        } else {
-            Vec::new()
+        cases: group.count,
+        first_case: group.index,
+        example: report::escape_keeping_newlines(&input),
+        detail: differs(finding.class, &expected, &finding.ran),
+        file: String::new(),
+        shrink_cut_short: shrunk.cut_short,
+        differs: report::summary(&expected, &finding.ran),
+        shared,
+        shrunk: model::Shrunk {
+            from_lines: lines(from),
+            from_bytes: from.len(),
+            lines: lines(&input),
+            bytes: input.len(),
+            runs: shrunk.tests,
+            seconds: started.elapsed().as_secs_f64(),
         },
-        count: group.count,
-        index: group.index,
-        from: group.finding.example.clone(),
         input,
-        expected,
-        ran: finding.ran,
-        tests: shrunk.tests,
-        seconds: started.elapsed().as_secs_f64(),
-        cut_short: shrunk.cut_short,
+    }
+}
+
+/// What the reference does with `input`.
+fn expected_of(input: &[u8]) -> Expected {
+    let trace = trace::trace(input);
+    Expected {
+        stdout: trace.stdout,
+        code: trace.code,
     }
 }
 
@@ -775,326 +802,50 @@ fn run_program(
     run::run(kit, &opts.program, &[], input, limits)
 }
 
-/// Everything a report says.
-struct Report {
-    seed: u64,
-    cases: u64,
-    seconds: f64,
-    cannot_start: Option<String>,
-    shown: Vec<Shown>,
-    flaky: BTreeMap<u64, Vec<u8>>,
-}
-
-/// How a run differs, as the report shows it: for a run that was killed,
-/// only how it ended, as what it printed may be lost.
-fn differs(shown: &Shown) -> String {
-    let detail = report::compare(&shown.expected, &shown.ran).unwrap_or_default();
-    let first = match &shown.ran.end {
+/// How a group's example differs, as the report shows it: for a run
+/// that was killed, only how it ended, as what it printed may be lost.
+fn differs(class: Class, expected: &Expected, ran: &Ran) -> String {
+    let detail = report::compare(expected, ran).unwrap_or_default();
+    let first = match &ran.end {
         End::TimedOut(limit) => format!("still running after {limit:?}: killed"),
         _ => detail.lines().next().unwrap_or_default().trim().to_owned(),
     };
-    match shown.class {
+    match class {
         Class::Hang | Class::Crash => format!("  {first}\n  ({LOST_OUTPUT})\n"),
         Class::Output => detail,
     }
 }
 
-fn write_group(
-    opts: &FuzzOptions,
-    number: usize,
-    shown: &Shown,
-    out: &mut dyn Write,
-) -> Result<(), ConformError> {
-    let title = shown.clause.title();
-    writeln!(
-        out,
-        "\n[{number}] {} ({}): {title}",
-        shown.clause,
-        shown.kind.phrase(),
-    )?;
-    writeln!(
-        out,
-        "  {}; {} failing case{}, first case {}",
-        shown.cause,
-        shown.count,
-        if shown.count == 1 { "" } else { "s" },
-        shown.index
-    )?;
-    if !shown.common.is_empty() {
-        let what: Vec<&str> = shown
-            .common
-            .iter()
-            .filter(|s| s.id().starts_with("win-") || s.id().starts_with("invalid-"))
-            .map(|s| s.what())
-            .collect();
-        if !what.is_empty() {
-            writeln!(out, "  what all its cases share: {}", what.join("; "))?;
-        }
-    }
-    let lines = |b: &[u8]| b.split_inclusive(|&c| c == b'\n').count();
-    writeln!(
-        out,
-        "  shrunk from {} lines ({} bytes) to {} lines ({} bytes) in {} runs, {:.1} s{}",
-        lines(&shown.from),
-        shown.from.len(),
-        lines(&shown.input),
-        shown.input.len(),
-        shown.tests,
-        shown.seconds,
-        if shown.cut_short {
-            " (time or runs spent: the smallest case so far; it may shrink further)"
-        } else {
-            ""
-        },
-    )?;
-    writeln!(out, "  input:")?;
-    write!(
-        out,
-        "{}",
-        report::escape_lines(&shown.input, "    | ", SHOWN_LINES)
-    )?;
-    writeln!(
-        out,
-        "  differs: {}",
-        report::summary(&shown.expected, &shown.ran)
-    )?;
-    write!(out, "{}", indent(&differs(shown)))?;
-    let path = write_case(opts, shown)?;
-    writeln!(out, "  written as {path}")?;
-    out.flush()?;
+/// Writes `finding`'s example as a case for `check`, and notes where.
+fn write_case(opts: &FuzzOptions, finding: &mut FuzzFinding) -> Result<(), ConformError> {
+    let name = format!(
+        "fuzz-{}-{}-{}",
+        opts.seed, finding.first_case, finding.clause
+    );
+    let expected = expected_of(&finding.input);
+    let path = case::write(&opts.out_dir, &name, &finding.input, &expected)?;
+    finding.file = report::shown_path(&path);
     Ok(())
 }
 
-fn write_case(opts: &FuzzOptions, shown: &Shown) -> Result<String, ConformError> {
-    let name = format!("fuzz-{}-{}-{}", opts.seed, shown.index, shown.clause);
-    let path = case::write(&opts.out_dir, &name, &shown.input, &shown.expected)?;
-    Ok(report::shown_path(&path))
-}
-
+/// Writes the whole report as `opts` asks (text: only its end, the rest
+/// was written as it was found).
 fn write_report(
     opts: &FuzzOptions,
-    report: &Report,
+    fuzzed: &Fuzzed,
     out: &mut dyn Write,
 ) -> Result<Outcome, ConformError> {
-    let failures: u64 = report.shown.iter().map(|s| s.count).sum();
-    let rules = report.shown.iter().filter(|s| s.kind == Kind::Rule).count();
-    let decisions = report.shown.len() - rules;
-    let outcome = if report.cannot_start.is_some() || report.cases == 0 || !report.shown.is_empty()
-    {
-        Outcome::Failed
-    } else {
-        Outcome::Passed
-    };
     match opts.format {
-        Format::Text => {
-            if let Some(why) = &report.cannot_start {
-                // Nothing to shrink: no input would make it start.
-                writeln!(out, "cannot start the program: {why}")?;
-            } else if report.cases == 0 {
-                writeln!(out, "no case was run: nothing was checked")?;
-            } else {
-                write_flaky_text(report, out)?;
-                if report.shown.is_empty() {
-                    writeln!(out, "no disagreement")?;
-                    writeln!(out, "0 failures")?;
-                } else {
-                    writeln!(
-                        out,
-                        "\nrun them again with: gomoku-mist check --program {} {}",
-                        quote(&shown_command(&opts.program)),
-                        quote(&opts.out_dir.to_string_lossy()),
-                    )?;
-                    writeln!(
-                        out,
-                        "{failures} failures in {} groups: {rules} of the assignment's rules, {decisions} of this contract's decisions",
-                        report.shown.len()
-                    )?;
-                }
-            }
-        }
-        Format::Json => write_json(opts, report, (failures, rules, decisions), out)?,
-        Format::Junit => write_junit(opts, report, out)?,
+        Format::Text => text::fuzz_end(out, fuzzed)?,
+        Format::Json => out.write_all(report::json::rows(fuzzed).as_bytes())?,
+        Format::Junit => out.write_all(report::junit::fuzz(fuzzed).as_bytes())?,
     }
     out.flush()?;
-    Ok(outcome)
-}
-
-fn write_flaky_text(report: &Report, out: &mut dyn Write) -> Result<(), ConformError> {
-    if report.flaky.is_empty() {
-        return Ok(());
-    }
-    let cases: Vec<String> = report.flaky.keys().map(u64::to_string).collect();
-    writeln!(
-        out,
-        "\nnot reproducible, not counted: case{} {} disagreed once and agreed when run again (a program that is not deterministic, or a machine too busy for --timeout?)",
-        if cases.len() == 1 { "" } else { "s" },
-        cases.join(", ")
-    )?;
-    Ok(())
-}
-
-fn write_json(
-    opts: &FuzzOptions,
-    report: &Report,
-    (failures, rules, decisions): (u64, usize, usize),
-    out: &mut dyn Write,
-) -> Result<(), ConformError> {
-    writeln!(out, "{{")?;
-    writeln!(
-        out,
-        r#"  "program": {}, "seed": {}, "cases": {}, "seconds": {:.1},"#,
-        json(&shown_command(&opts.program)),
-        report.seed,
-        report.cases,
-        report.seconds
-    )?;
-    writeln!(
-        out,
-        r#"  "cannot_start": {},"#,
-        report
-            .cannot_start
-            .as_deref()
-            .map_or_else(|| "null".to_owned(), json)
-    )?;
-    writeln!(
-        out,
-        r#"  "failures": {failures}, "groups": {}, "rules": {rules}, "decisions": {decisions},"#,
-        report.shown.len()
-    )?;
-    writeln!(out, r#"  "findings": ["#)?;
-    for (i, shown) in report.shown.iter().enumerate() {
-        let path = write_case(opts, shown)?;
-        writeln!(
-            out,
-            r#"    {{"clause": {}, "kind": "{}", "title": {}, "failure": "{}", "cause": {}, "cases": {}, "first_case": {}, "example": {}, "detail": {}, "file": {}, "shrink_cut_short": {}}}{}"#,
-            json(shown.clause.id()),
-            shown.kind.word(),
-            json(shown.clause.title()),
-            shown.class.word(),
-            json(&shown.cause),
-            shown.count,
-            shown.index,
-            json(&report::escape_keeping_newlines(&shown.input)),
-            json(&differs(shown)),
-            json(&path),
-            shown.cut_short,
-            if i + 1 < report.shown.len() { "," } else { "" }
-        )?;
-    }
-    writeln!(out, "  ],")?;
-    let flaky: Vec<String> = report
-        .flaky
-        .iter()
-        .map(|(index, input)| {
-            format!(
-                r#"{{"case": {index}, "example": {}}}"#,
-                json(&report::escape_keeping_newlines(input))
-            )
-        })
-        .collect();
-    writeln!(out, r#"  "not_reproducible": [{}]"#, flaky.join(", "))?;
-    writeln!(out, "}}")?;
-    Ok(())
-}
-
-fn write_junit(
-    opts: &FuzzOptions,
-    report: &Report,
-    out: &mut dyn Write,
-) -> Result<(), ConformError> {
-    let case = |name: String, outcome| junit::Case {
-        classname: "gomoku-mist.fuzz",
-        name,
-        time: None,
-        properties: Vec::new(),
-        outcome,
-    };
-    let mut cases = Vec::new();
-    if let Some(why) = &report.cannot_start {
-        cases.push(case(
-            "start".to_owned(),
-            junit::Outcome::Error {
-                message: format!("cannot start the program: {why}"),
-            },
-        ));
-    }
-    for shown in &report.shown {
-        let path = write_case(opts, shown)?;
-        cases.push(case(
-            format!("[{}: {}] {}", shown.clause, shown.kind.word(), shown.cause),
-            junit::Outcome::Failure {
-                message: shown.cause.clone(),
-                kind: Some(shown.clause.id().to_owned()),
-                body: format!(
-                    "{} ({}, {}); {} failing cases, first case {}\ninput:\n{}{}written as {path}\n",
-                    shown.clause,
-                    shown.kind.word(),
-                    shown.class.word(),
-                    shown.count,
-                    shown.index,
-                    report::escape_keeping_newlines(&shown.input),
-                    differs(shown),
-                ),
-            },
-        ));
-    }
-    for (index, input) in &report.flaky {
-        cases.push(case(
-            format!("case {index}"),
-            junit::Outcome::Skipped {
-                message: format!(
-                    "not reproducible: disagreed once and agreed when run again: {}",
-                    report::escape_keeping_newlines(input)
-                ),
-            },
-        ));
-    }
-    let report = junit::Report {
-        name: "gomoku-mist fuzz".to_owned(),
-        shape: junit::Shape {
-            totals: true,
-            skipped: true,
-            inline: true,
-        },
-        suites: vec![junit::Suite {
-            name: "gomoku-mist fuzz".to_owned(),
-            time: report.seconds,
-            properties: vec![
-                ("seed".to_owned(), report.seed.to_string()),
-                ("cases".to_owned(), report.cases.to_string()),
-            ],
-            cases,
-            system_out: None,
-        }],
-    };
-    out.write_all(junit::render(&report).as_bytes())?;
-    Ok(())
-}
-
-/// `detail` (lines indented by two) indented by two more.
-fn indent(detail: &str) -> String {
-    detail.lines().map(|l| format!("  {l}\n")).collect()
-}
-
-/// The command as one line, each word quoted if it needs to be.
-fn shown_command(command: &[OsString]) -> String {
-    command
-        .iter()
-        .map(|word| quote(&word.to_string_lossy()))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// `text` in single quotes, as a shell (and `--program`) reads it.
-fn quote(text: &str) -> String {
-    if !text.is_empty()
-        && text
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@".contains(&b))
-    {
-        return text.to_owned();
-    }
-    format!("'{}'", text.replace('\'', r"'\''"))
+    Ok(if fuzzed.passed() {
+        Outcome::Passed
+    } else {
+        Outcome::Failed
+    })
 }
 
 #[cfg(test)]

@@ -26,9 +26,11 @@ pub mod cover;
 pub mod diagnose;
 pub mod fuzz;
 pub mod generate;
-pub mod junit;
 pub mod launch;
 pub mod mark;
+pub mod model;
+#[allow(dead_code, missing_docs)]
+mod old_trace;
 pub mod pool;
 pub mod reap;
 pub mod report;
@@ -37,8 +39,6 @@ pub mod sandbox;
 pub mod shrink;
 pub mod split;
 pub mod trace;
-#[allow(dead_code, missing_docs)]
-mod old_trace;
 
 use std::ffi::OsString;
 use std::path::PathBuf;

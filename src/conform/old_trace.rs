@@ -426,7 +426,6 @@ fn stones(game: &Game, p: Point, (dc, dr): (i8, i8), colour: Player) -> Vec<Poin
     out
 }
 
-
 /// Why a program's run differs from the trace: the clause, the situation
 /// and the number of the input line (if one is to blame).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -593,10 +592,14 @@ mod tests {
         let mut inputs: Vec<Vec<u8>> = Vec::new();
         for seed in [1, 2, 3, 4, 5] {
             for index in 0..1500 {
-                inputs.push(crate::conform::generate::case(&mut crate::rng::Rng::for_case(seed, index)));
+                inputs.push(crate::conform::generate::case(
+                    &mut crate::rng::Rng::for_case(seed, index),
+                ));
             }
         }
-        for s in crate::conform::cover::Scenario::ALL { inputs.push(s.example().to_vec()); }
+        for s in crate::conform::cover::Scenario::ALL {
+            inputs.push(s.example().to_vec());
+        }
         inputs.push(Vec::new());
         for input in &inputs {
             let old = super::trace(input);
@@ -604,23 +607,62 @@ mod tests {
             let e = input.escape_ascii().to_string();
             assert_eq!(old.stdout, new.stdout, "{e}");
             assert_eq!(old.code, new.code, "{e}");
-            assert_eq!(format!("{:?}", old.stop).split('(').next(), format!("{:?}", new.stop).split('(').next(), "{e}");
-            assert_eq!(old.session, new.session.iter().map(|s| s.id()).collect::<Vec<_>>(), "{e}");
+            assert_eq!(
+                format!("{:?}", old.stop).split('(').next(),
+                format!("{:?}", new.stop).split('(').next(),
+                "{e}"
+            );
+            assert_eq!(
+                old.session,
+                new.session.iter().map(|s| s.id()).collect::<Vec<_>>(),
+                "{e}"
+            );
             assert_eq!(old.steps.len(), new.steps.len(), "{e}");
             for (o, n) in old.steps.iter().zip(&new.steps) {
-                assert_eq!((o.number, o.line.clone(), o.newline, o.reply.clone(), o.clause, o.moved_anyway), (n.number, n.line.clone(), n.newline, n.reply.clone(), n.clause.id(), n.moved_anyway), "{e}");
-                assert_eq!(o.scenarios, n.scenarios.iter().map(|s| s.id()).collect::<Vec<_>>(), "{e}");
+                assert_eq!(
+                    (
+                        o.number,
+                        o.line.clone(),
+                        o.newline,
+                        o.reply.clone(),
+                        o.clause,
+                        o.moved_anyway
+                    ),
+                    (
+                        n.number,
+                        n.line.clone(),
+                        n.newline,
+                        n.reply.clone(),
+                        n.clause.id(),
+                        n.moved_anyway
+                    ),
+                    "{e}"
+                );
+                assert_eq!(
+                    o.scenarios,
+                    n.scenarios.iter().map(|s| s.id()).collect::<Vec<_>>(),
+                    "{e}"
+                );
                 assert_eq!(o.situation, n.situation().map_or("line", |s| s.id()), "{e}");
             }
         }
         let mut rng = crate::rng::Rng::for_case(99, 0);
-        let extras: [&[u8]; 8] = [b"Black wins!
-", b"Wow, a tie!
-", b"Invalid!
-", b"Occupied coordinate
-", b"Invalid coordinate
-", b"B
-", b"x", b"J10,"];
+        let extras: [&[u8]; 8] = [
+            b"Black wins!
+",
+            b"Wow, a tie!
+",
+            b"Invalid!
+",
+            b"Occupied coordinate
+",
+            b"Invalid coordinate
+",
+            b"B
+",
+            b"x",
+            b"J10,",
+        ];
         let mut blames = 0;
         for input in &inputs {
             let old = super::trace(input);
@@ -629,15 +671,38 @@ mod tests {
                 let cut = rng.below(old.stdout.len() + 1);
                 let mut got = old.stdout[..cut].to_vec();
                 got.extend_from_slice(extras[rng.below(8)]);
-                if rng.below(2) == 0 { got.extend_from_slice(&old.stdout[cut..]); }
-                for (oe, ne) in [(super::RunEnd::Right, crate::conform::trace::RunEnd::Right), (super::RunEnd::Hung, crate::conform::trace::RunEnd::Hung), (super::RunEnd::WrongCode, crate::conform::trace::RunEnd::WrongCode)] {
+                if rng.below(2) == 0 {
+                    got.extend_from_slice(&old.stdout[cut..]);
+                }
+                for (oe, ne) in [
+                    (super::RunEnd::Right, crate::conform::trace::RunEnd::Right),
+                    (super::RunEnd::Hung, crate::conform::trace::RunEnd::Hung),
+                    (
+                        super::RunEnd::WrongCode,
+                        crate::conform::trace::RunEnd::WrongCode,
+                    ),
+                ] {
                     let ob = super::blame(input, &old, &got, oe);
                     let nb = crate::conform::trace::blame(input, &new, &got, ne);
-                    assert_eq!((ob.clause, ob.line), (nb.clause.id(), nb.line), "{} got {}", input.escape_ascii(), got.escape_ascii());
+                    assert_eq!(
+                        (ob.clause, ob.line),
+                        (nb.clause.id(), nb.line),
+                        "{} got {}",
+                        input.escape_ascii(),
+                        got.escape_ascii()
+                    );
                     blames += 1;
                 }
             }
-            let (ob, nb) = (super::blame(input, &old, &old.stdout, super::RunEnd::Hung), crate::conform::trace::blame(input, &new, &new.stdout, crate::conform::trace::RunEnd::Hung));
+            let (ob, nb) = (
+                super::blame(input, &old, &old.stdout, super::RunEnd::Hung),
+                crate::conform::trace::blame(
+                    input,
+                    &new,
+                    &new.stdout,
+                    crate::conform::trace::RunEnd::Hung,
+                ),
+            );
             assert_eq!((ob.clause, ob.line), (nb.clause.id(), nb.line));
         }
         eprintln!("{} inputs agree, {blames} blames", inputs.len());

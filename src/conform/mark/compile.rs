@@ -16,9 +16,9 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::super::model::{Build, Rule, Violation};
 use super::super::run::{self, End, Limits};
 use super::super::sandbox::{Contain, Kit};
-use super::marked::{Build, Rule, Violation};
 use super::submission::Submission;
 
 /// A compiler still running after this long is killed.

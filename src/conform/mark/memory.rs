@@ -10,10 +10,10 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::super::model::{Memory, Tool};
 use super::super::run::{self, Limits};
 use super::super::sandbox::{Kit, find_program};
 use super::super::{case, pool};
-use super::marked::{Memory, Tool};
 
 /// valgrind runs a program this many times slower, or less: its runs get
 /// this many times the timeout.

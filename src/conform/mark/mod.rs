@@ -12,8 +12,9 @@
 //! 5. [`student`]: the student's own tests, each `.out` checked against
 //!    the reference, and the scenarios they cover;
 //!
-//! then [`score`] turns it into marks, and [`text`] and [`data`] into
-//! reports ([`marked`] is the record between them). Of a submission, only
+//! then [`score`] turns it into marks; the record of it all is a
+//! [`Marked`](super::model::Marked), which every report of
+//! [`super::report`] is written from. Of a submission, only
 //! its plain files are read ([`submission`]): a link, a FIFO or a file
 //! the kit cannot read is named in its report and left out, and a
 //! submission whose folder cannot be read is marked zero, saying why,
@@ -25,9 +26,7 @@
 //! or goes over a limit costs its own time and no other's.
 
 pub mod compile;
-pub mod data;
 pub mod golden;
-pub mod marked;
 pub mod memory;
 pub mod restrict;
 pub mod score;
@@ -35,16 +34,16 @@ pub mod scratch;
 pub mod student;
 pub mod submission;
 pub mod suite;
-pub mod text;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use super::model::{Build, Correctness, Marked, MarkedClass, NotRead};
+use super::report::{csv, gradescope, json, junit, page};
 use compile::Compiler;
-use marked::{Build, Correctness, Marked, NotRead};
 use memory::MemoryOptions;
-use score::{Marks, Weights};
+use score::Weights;
 use submission::Submission;
 use suite::SuiteOptions;
 
@@ -125,7 +124,7 @@ pub fn mark(
     let total = opts.submissions.len();
     let workers = opts.jobs.clamp(1, super::MAX_JOBS).min(total.max(1));
     let inner = (opts.jobs / workers).max(1);
-    let mut all: Vec<(Marked, Marks)> = Vec::new();
+    let mut all: Vec<Marked> = Vec::new();
     let mut done = 0;
     // The submission last started: the one the line names.
     let mut current = "";
@@ -146,14 +145,14 @@ pub fn mark(
                 let _ = p.flush();
             }
         },
-        |_, marked| -> Result<(), ConformError> {
-            let marks = score::marks(&marked, &opts.weights);
+        |_, mut marked| -> Result<(), ConformError> {
+            marked.marks = score::marks(&marked, &opts.weights);
             if opts.format == MarkFormat::Text {
-                writeln!(out, "{}", text::page(&marked, &marks))?;
+                writeln!(out, "{}", page::page(&marked))?;
                 out.flush()?;
             }
-            write_files(opts, &marked, &marks)?;
-            all.push((marked, marks));
+            write_files(opts, &marked)?;
+            all.push(marked);
             Ok(())
         },
     );
@@ -163,25 +162,25 @@ pub fn mark(
         let _ = p.flush();
     }
     match opts.format {
-        MarkFormat::Text if all.len() > 1 => write!(out, "{}", text::summary(&all))?,
+        MarkFormat::Text if all.len() > 1 => write!(out, "{}", page::summary(&all))?,
         MarkFormat::Text => {}
-        MarkFormat::Json => write!(out, "{}", data::all(&all))?,
+        MarkFormat::Json => write!(out, "{}", json::pretty(&MarkedClass::of(&all)))?,
         MarkFormat::Gradescope => {
-            for (m, marks) in &all {
-                write!(out, "{}", data::gradescope(m, marks))?;
+            for m in &all {
+                write!(out, "{}", gradescope::results(m))?;
             }
         }
-        MarkFormat::Junit => write!(out, "{}", data::junit(&all))?,
-        MarkFormat::Csv => write!(out, "{}", data::csv(&all))?,
+        MarkFormat::Junit => write!(out, "{}", junit::mark(&all))?,
+        MarkFormat::Csv => write!(out, "{}", csv::class(&all))?,
     }
     out.flush()?;
     if let Some(dir) = &opts.out_dir {
-        write_file(&dir.join("class.csv"), &data::csv(&all))?;
-        write_file(&dir.join("summary.txt"), &text::summary(&all))?;
+        write_file(&dir.join("class.csv"), &csv::class(&all))?;
+        write_file(&dir.join("summary.txt"), &page::summary(&all))?;
     }
     let full = all
         .iter()
-        .all(|(_, marks)| marks.max > 0.0 && marks.total >= marks.max);
+        .all(|m| m.marks.max > 0.0 && m.marks.total >= m.marks.max);
     Ok(if full {
         Outcome::Passed
     } else {
@@ -322,18 +321,17 @@ fn write_file(path: &Path, text: &str) -> Result<(), ConformError> {
 }
 
 /// Every report of one submission, under `--out`.
-fn write_files(opts: &MarkOptions, m: &Marked, marks: &Marks) -> Result<(), ConformError> {
+fn write_files(opts: &MarkOptions, m: &Marked) -> Result<(), ConformError> {
     let Some(dir) = &opts.out_dir else {
         return Ok(());
     };
     let dir = dir.join(&m.name);
-    write_file(&dir.join("report.txt"), &text::page(m, marks))?;
-    let json = serde_json::to_string_pretty(&data::submission(m, marks)).unwrap_or_default();
-    write_file(&dir.join("report.json"), &(json + "\n"))?;
-    write_file(&dir.join("results.json"), &data::gradescope(m, marks))?;
+    write_file(&dir.join("report.txt"), &page::page(m))?;
+    write_file(&dir.join("report.json"), &json::pretty(m))?;
+    write_file(&dir.join("results.json"), &gradescope::results(m))?;
     write_file(
         &dir.join("junit.xml"),
-        &data::junit(std::slice::from_ref(&(m.clone(), marks.clone()))),
+        &junit::mark(std::slice::from_ref(m)),
     )?;
     Ok(())
 }

@@ -17,7 +17,7 @@ use std::path::Path;
 
 use object::Object;
 
-use super::marked::{Rule, Violation};
+use super::super::model::{Rule, Violation};
 
 /// The imported functions each restriction forbids: the C library's names,
 /// with the `_2` and `64` variants a header may turn a call into, and the

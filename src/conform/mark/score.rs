@@ -15,7 +15,7 @@
 //!   checker found no error and the peak stayed within `--peak-limit`,
 //!   none otherwise; not counted at all when no checker could run.
 
-use super::marked::Marked;
+use super::super::model::{Marked, Marks, Part};
 
 /// How much each part is worth; a part of weight 0 is reported, not
 /// counted.
@@ -73,32 +73,6 @@ impl Weights {
     }
 }
 
-/// One part's mark.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Part {
-    /// `correctness`, `tests` or `memory`.
-    pub id: &'static str,
-    /// What it scored, before any zeroing for a restriction.
-    pub score: f64,
-    /// Its weight.
-    pub max: f64,
-    /// What the score is based on, in a sentence.
-    pub basis: String,
-}
-
-/// The marks of a submission.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Marks {
-    /// The parts counted (weight above 0, and checked), in report order.
-    pub parts: Vec<Part>,
-    /// The total.
-    pub total: f64,
-    /// The most it could be.
-    pub max: f64,
-    /// Why the total is zero whatever the parts scored, if it is.
-    pub zeroed: Option<String>,
-}
-
 /// Rounds to two decimals, as marks are shown.
 fn round(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
@@ -126,7 +100,7 @@ pub fn marks(marked: &Marked, weights: &Weights) -> Marks {
                 basis: "not run: the program did not compile".into(),
             },
             Some(c) => {
-                let (passed, run) = c.rules;
+                let super::super::model::Tally { passed, run } = c.rules;
                 Part {
                     id: "correctness",
                     score: round(w * share(passed, run)),
@@ -211,8 +185,8 @@ pub fn marks(marked: &Marked, weights: &Weights) -> Marks {
 
 #[cfg(test)]
 mod tests {
-    use super::super::marked::{Build, Memory, Tool};
     use super::*;
+    use crate::conform::model::{Build, Memory, Tool};
 
     #[test]
     fn memory_over_the_peak_limit_scores_nothing_and_says_why() {

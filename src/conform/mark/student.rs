@@ -7,8 +7,8 @@ use std::path::Path;
 
 use super::super::clause::Kind;
 use super::super::cover::{Scenario, covered_by};
+use super::super::model::{NotRead, Tests};
 use super::super::{ConformError, Setup, case, reference, report};
-use super::marked::{NotRead, Tests};
 use super::submission::Submission;
 
 /// The scenarios the assignment's rules govern: the ones a student's tests

@@ -21,8 +21,8 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use super::super::case::MAX_INPUT;
+use super::super::model::NotRead;
 use super::super::report;
-use super::marked::NotRead;
 
 /// A submission's folder, as it was found.
 #[derive(Clone, Debug)]

@@ -8,23 +8,21 @@
 //! hash of its files ([`Ready`]), so that two reports can be told to be
 //! of the same suite or not.
 
-use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use serde_json::Value;
-
+use super::super::model::{Checked, Correctness, Failure, FuzzRun, SuiteUsed, Verdict};
+use super::super::report::{self, text};
 use super::super::run::{self, End, Limits};
 use super::super::sandbox::Kit;
 use super::super::{
     CheckOptions, ConformError, Format, FuzzOptions, Limit, ReadArgs, case, check, fuzz, reap,
-    report, trace,
+    trace,
 };
 use super::golden;
-use super::marked::{Correctness, Failure, Fuzzed, SuiteUsed};
 
 /// Where the cases come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -234,21 +232,6 @@ pub fn correctness(
     } else {
         (vec![suite.folder().to_path_buf()], 0)
     };
-    // `check` names each case as the reports show a path; each is taken
-    // back to its file (for the memory check) and its name in the suite.
-    let files: HashMap<String, PathBuf> = case::find(&paths)
-        .map_err(|e| e.to_string())?
-        .into_iter()
-        .map(|path| (report::shown_path(&path), path))
-        .collect();
-    let locate = |shown: &str| {
-        let path = files
-            .get(shown)
-            .cloned()
-            .unwrap_or_else(|| PathBuf::from(shown));
-        let name = suite.shown(&path);
-        (path, name)
-    };
     let check_opts = CheckOptions {
         program: Some(command.clone()),
         paths,
@@ -258,10 +241,9 @@ pub fn correctness(
         format: Format::Json,
         contain: Default::default(),
     };
-    let mut report = Vec::new();
-    check(&check_opts, kit, &mut report).map_err(|e| e.to_string())?;
-    let mut found = read_check(&report, &locate)?;
-    found.not_run_at_eof = not_run_at_eof;
+    let checked = check::run_cases(&check_opts, kit, &mut |_| Ok(())).map_err(|e| e.to_string())?;
+    let mut found = tally(&checked, &|path| suite.shown(path));
+    found.not_run_at_end_of_input = not_run_at_eof;
     found.contained = containment(kit);
     found.suite.clone_from(&suite.used.name);
     found.fuzz = opts
@@ -318,52 +300,41 @@ fn cases_not_ending_at_eof(suite: &Path) -> Result<(Vec<PathBuf>, usize), String
     Ok((kept, left))
 }
 
-/// The cases of `check`'s JSON report; `locate` gives the file of a path
-/// as the report shows it, and the case's name in the suite.
-fn read_check(
-    report: &[u8],
-    locate: &dyn Fn(&str) -> (PathBuf, String),
-) -> Result<Correctness, String> {
-    let report: Value =
-        serde_json::from_slice(report).map_err(|e| format!("cannot read check's report: {e}"))?;
-    let cases = report["cases"].as_array().cloned().unwrap_or_default();
+/// `check`'s cases, tallied by rules and decisions; `name` gives a
+/// case's name in the suite.
+fn tally(checked: &Checked, name: &dyn Fn(&Path) -> String) -> Correctness {
     let mut found = Correctness::default();
-    for case in &cases {
-        let text = |key: &str| case[key].as_str().unwrap_or_default().to_owned();
-        let (path, name) = locate(&text("path"));
-        let decided = case["decisions"].as_array().is_some_and(|d| !d.is_empty());
+    for case in &checked.cases {
+        let decided = !case.decisions.is_empty();
         let tally = if decided {
-            &mut found.decided
+            &mut found.decisions
         } else {
             &mut found.rules
         };
-        match case["verdict"].as_str() {
-            Some("pass") => {
-                tally.0 += 1;
-                tally.1 += 1;
-            }
-            Some("fail") => {
-                tally.1 += 1;
-                found.failures.push(Failure {
-                    case: name,
-                    reason: text("reason"),
-                    clause: case["clause"].as_str().map(str::to_owned),
-                    decided,
-                    detail: text("detail"),
-                });
-            }
-            _ => {
+        match case.verdict {
+            Verdict::Skip => {
                 found.skipped += 1;
                 continue;
             }
+            Verdict::Pass => tally.add(true),
+            Verdict::Fail => {
+                tally.add(false);
+                found.failures.push(Failure {
+                    case: name(&case.file),
+                    reason: case.reason.clone(),
+                    clause: case.clause,
+                    depends_on_decisions: decided,
+                    detail: case.detail.clone(),
+                });
+            }
         }
-        if text("reason") == "timed out" {
-            found.hung.push(path);
+        if case.timed_out {
+            found.hung.push(case.file.clone());
         } else {
-            found.ended.push(path);
+            found.ended.push(case.file.clone());
         }
     }
-    Ok(found)
+    found
 }
 
 /// Fuzzes for `time`; a program that `hangs` at end of input only with
@@ -376,7 +347,7 @@ fn run_fuzz(
     opts: &SuiteOptions,
     out: &Path,
     hangs: bool,
-) -> Fuzzed {
+) -> FuzzRun {
     let fuzz_opts = FuzzOptions {
         program,
         seed: opts.seed,
@@ -393,71 +364,36 @@ fn run_fuzz(
         contain: Default::default(),
     };
     let mut report = Vec::new();
-    let fuzzed = Fuzzed {
+    let run = FuzzRun {
         time,
         seed: opts.seed,
         assignment_only: hangs,
-        ..Fuzzed::default()
+        ..FuzzRun::default()
     };
-    match fuzz(&fuzz_opts, kit, &mut report) {
-        Ok(_) => read_fuzz(&report, fuzzed),
-        Err(e) => Fuzzed {
+    match fuzz::run(&fuzz_opts, kit, &mut report) {
+        Ok(fuzzed) => FuzzRun {
+            sessions: fuzzed.cases,
+            verdict: text::fuzz_verdict(&fuzzed),
+            groups: fuzzed
+                .findings
+                .iter()
+                .enumerate()
+                .map(|(i, f)| text::finding_heading(i + 1, f))
+                .collect(),
+            findings: fuzzed.findings,
+            ..run
+        },
+        Err(e) => FuzzRun {
             verdict: format!("fuzzing stopped: {e}"),
-            ..fuzzed
+            ..run
         },
     }
 }
 
-/// The findings of `fuzz`'s JSON report, into `fuzzed`: the sessions
-/// run, a verdict line as `fuzz` says it, and a heading a group.
-fn read_fuzz(report: &[u8], mut fuzzed: Fuzzed) -> Fuzzed {
-    let report: Value = match serde_json::from_slice(report) {
-        Ok(report) => report,
-        Err(e) => {
-            fuzzed.verdict = format!("cannot read fuzz's report: {e}");
-            return fuzzed;
-        }
-    };
-    let number = |key: &str| report[key].as_u64().unwrap_or(0);
-    fuzzed.cases = number("cases");
-    let findings = report["findings"].as_array().cloned().unwrap_or_default();
-    for (i, f) in findings.iter().enumerate() {
-        let text = |key: &str| f[key].as_str().unwrap_or_default().to_owned();
-        let kind = match f["kind"].as_str() {
-            Some("decision") => "this contract's decision",
-            _ => "the assignment's rule",
-        };
-        let cases = f["cases"].as_u64().unwrap_or(0);
-        fuzzed.groups.push(format!(
-            "[{}] {} ({kind}): {}: {}; {cases} failing case{}, first case {}",
-            i + 1,
-            text("clause"),
-            text("title"),
-            text("cause"),
-            if cases == 1 { "" } else { "s" },
-            f["first_case"].as_u64().unwrap_or(0),
-        ));
-    }
-    fuzzed.verdict = if let Some(why) = report["cannot_start"].as_str() {
-        format!("cannot start the program: {why}")
-    } else if fuzzed.cases == 0 {
-        "no case was run: nothing was checked".to_owned()
-    } else if findings.is_empty() {
-        "0 failures".to_owned()
-    } else {
-        format!(
-            "{} failures in {} groups: {} of the assignment's rules, {} of this contract's decisions",
-            number("failures"),
-            findings.len(),
-            number("rules"),
-            number("decisions")
-        )
-    };
-    fuzzed
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::super::clause::Clause;
+    use super::super::super::model::{CaseResult, Tally};
     use super::*;
 
     #[test]
@@ -508,63 +444,35 @@ mod tests {
     }
 
     #[test]
-    fn fuzz_findings_are_read_from_its_json() {
-        let report = br#"{
-  "program": "./gitm", "seed": 1, "cases": 40, "seconds": 1.0,
-  "cannot_start": null,
-  "failures": 7, "groups": 2, "rules": 1, "decisions": 1,
-  "findings": [
-    {"clause": "WIN-LINE", "kind": "rule", "title": "Five in a row wins", "failure": "output", "cause": "a missed win", "cases": 6, "first_case": 3, "example": "", "detail": "", "file": "", "shrink_cut_short": false},
-    {"clause": "EOF-EXIT", "kind": "decision", "title": "End of input", "failure": "crash", "cause": "wrote more than 1 MiB to a file", "cases": 1, "first_case": 9, "example": "", "detail": "", "file": "", "shrink_cut_short": false}
-  ],
-  "not_reproducible": []
-}"#;
-        let fuzzed = read_fuzz(report, Fuzzed::default());
-        assert_eq!(fuzzed.cases, 40);
+    fn check_cases_are_tallied_by_rules_and_decisions() {
+        let case = |name: &str, verdict, decisions: &[Clause], timed_out| CaseResult {
+            path: name.to_owned(),
+            verdict,
+            reason: String::new(),
+            clause: (verdict == Verdict::Fail).then_some(Clause::WinLine),
+            kind: None,
+            detail: String::new(),
+            decisions: decisions.to_vec(),
+            seconds: 0.0,
+            timed_out,
+            file: PathBuf::from(name),
+        };
+        let mut checked = Checked::default();
+        checked.push(case("a.in", Verdict::Pass, &[], false));
+        checked.push(case("b.in", Verdict::Fail, &[], false));
+        checked.push(case("c.in", Verdict::Fail, &[Clause::EofExit], true));
+        checked.push(case("d.in", Verdict::Pass, &[Clause::EofExit], false));
+        checked.push(case("e.in", Verdict::Skip, &[], false));
+        let found = tally(&checked, &|path| format!("suite/{}", path.display()));
+        let tally = |passed, run| Tally { passed, run };
         assert_eq!(
-            fuzzed.groups,
-            [
-                "[1] WIN-LINE (the assignment's rule): Five in a row wins: a missed win; 6 \
-                 failing cases, first case 3",
-                "[2] EOF-EXIT (this contract's decision): End of input: wrote more than 1 MiB \
-                 to a file; 1 failing case, first case 9"
-            ]
-        );
-        assert_eq!(
-            fuzzed.verdict,
-            "7 failures in 2 groups: 1 of the assignment's rules, 1 of this contract's decisions"
-        );
-        let none = br#"{"cases": 5, "cannot_start": null, "findings": []}"#;
-        assert_eq!(read_fuzz(none, Fuzzed::default()).verdict, "0 failures");
-        let cannot = br#"{"cases": 0, "cannot_start": "./gitm: not found", "findings": []}"#;
-        assert_eq!(
-            read_fuzz(cannot, Fuzzed::default()).verdict,
-            "cannot start the program: ./gitm: not found"
-        );
-    }
-
-    #[test]
-    fn check_report_is_tallied_by_rules_and_decisions() {
-        let report = br#"{
-  "passed": 2, "failed": 2, "skipped": 1,
-  "cases": [
-    {"path": "a.in", "verdict": "pass", "reason": "", "clause": null, "detail": "", "decisions": [], "seconds": 0.001},
-    {"path": "b.in", "verdict": "fail", "reason": "stdout", "clause": "WIN-LINE", "detail": "d", "decisions": [], "seconds": 0.001},
-    {"path": "c.in", "verdict": "fail", "reason": "timed out", "clause": "EOF-EXIT", "detail": "", "decisions": ["EOF-EXIT"], "seconds": 1.0},
-    {"path": "d.in", "verdict": "pass", "reason": "", "clause": null, "detail": "", "decisions": ["EOF-EXIT"], "seconds": 0.001},
-    {"path": "e.in", "verdict": "skip", "reason": "has .args", "clause": null, "detail": "", "decisions": [], "seconds": 0.0}
-  ]
-}"#;
-        let locate = |shown: &str| (PathBuf::from(shown), format!("suite/{shown}"));
-        let found = read_check(report, &locate).expect("a report of check");
-        assert_eq!(
-            (found.rules, found.decided, found.skipped),
-            ((1, 2), (1, 2), 1)
+            (found.rules, found.decisions, found.skipped),
+            (tally(1, 2), tally(1, 2), 1)
         );
         assert_eq!(found.hung, [PathBuf::from("c.in")]);
         assert_eq!(found.ended.len(), 3);
-        assert_eq!(found.failures[0].clause.as_deref(), Some("WIN-LINE"));
+        assert_eq!(found.failures[0].clause, Some(Clause::WinLine));
         assert_eq!(found.failures[0].case, "suite/b.in");
-        assert!(found.failures[1].decided);
+        assert!(found.failures[1].depends_on_decisions);
     }
 }

@@ -8,10 +8,13 @@
 
 use std::fmt::Write as _;
 
-use super::report::xml;
+use super::page;
+use super::xml;
+use crate::conform::clause;
+use crate::conform::model::{Checked, Fuzzed, Marked, NOT_OFFICIAL, Rule, Verdict};
 
-/// A whole report: `<testsuites>` and what it holds.
-pub struct Report {
+/// A whole document: `<testsuites>` and what it holds.
+pub struct Document {
     /// The command that made it.
     pub name: String,
     /// How that command writes it.
@@ -142,7 +145,7 @@ fn properties(properties: &[(String, String)]) -> String {
 }
 
 /// `report` as JUnit XML.
-pub fn render(report: &Report) -> String {
+pub fn render(report: &Document) -> String {
     let shape = report.shape;
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = write!(out, r#"<testsuites name="{}""#, xml(&report.name));
@@ -227,6 +230,183 @@ fn write_case(out: &mut String, shape: Shape, case: &Case) {
     }
 }
 
+/// `check`'s report: a case a `.in` file.
+pub fn check(checked: &Checked) -> String {
+    let cases = checked.cases.iter().map(|c| {
+        let decisions = clause::ids(&c.decisions);
+        let outcome = match c.verdict {
+            Verdict::Pass => Outcome::Pass,
+            Verdict::Fail => Outcome::Failure {
+                message: if c.on_decision() {
+                    format!(
+                        "{} (depends on this contract's decisions: {decisions})",
+                        c.reason
+                    )
+                } else {
+                    c.reason.clone()
+                },
+                kind: Some(
+                    c.clause
+                        .map_or_else(|| c.reason.clone(), |k| k.id().to_owned()),
+                ),
+                body: c.detail.clone(),
+            },
+            Verdict::Skip => Outcome::Skipped {
+                message: c.reason.clone(),
+            },
+        };
+        Case {
+            classname: "gomoku-mist.check",
+            name: c.path.clone(),
+            time: Some(c.seconds),
+            properties: if decisions.is_empty() {
+                Vec::new()
+            } else {
+                vec![("decisions".to_owned(), decisions)]
+            },
+            outcome,
+        }
+    });
+    render(&Document {
+        name: "gomoku-mist check".to_owned(),
+        shape: Shape {
+            totals: true,
+            skipped: true,
+            inline: false,
+        },
+        suites: vec![Suite {
+            name: "gomoku-mist check".to_owned(),
+            time: checked.cases.iter().map(|c| c.seconds).sum(),
+            properties: Vec::new(),
+            cases: cases.collect(),
+            system_out: None,
+        }],
+    })
+}
+
+/// `fuzz`'s report: a case a group, and one a case not reproducible.
+pub fn fuzz(f: &Fuzzed) -> String {
+    let case = |name: String, outcome| Case {
+        classname: "gomoku-mist.fuzz",
+        name,
+        time: None,
+        properties: Vec::new(),
+        outcome,
+    };
+    let mut cases = Vec::new();
+    if let Some(why) = &f.cannot_start {
+        let message = format!("cannot start the program: {why}");
+        cases.push(case("start".to_owned(), Outcome::Error { message }));
+    }
+    for g in &f.findings {
+        cases.push(case(
+            format!("[{}: {}] {}", g.clause, g.kind.word(), g.cause),
+            Outcome::Failure {
+                message: g.cause.clone(),
+                kind: Some(g.clause.id().to_owned()),
+                body: format!(
+                    "{} ({}, {}); {} failing cases, first case {}\ninput:\n{}{}written as {}\n",
+                    g.clause,
+                    g.kind.word(),
+                    g.failure.word(),
+                    g.cases,
+                    g.first_case,
+                    g.example,
+                    g.detail,
+                    g.file,
+                ),
+            },
+        ));
+    }
+    for flaky in &f.not_reproducible {
+        let message = format!(
+            "not reproducible: disagreed once and agreed when run again: {}",
+            flaky.example
+        );
+        cases.push(case(
+            format!("case {}", flaky.case),
+            Outcome::Skipped { message },
+        ));
+    }
+    render(&Document {
+        name: "gomoku-mist fuzz".to_owned(),
+        shape: Shape {
+            totals: true,
+            skipped: true,
+            inline: true,
+        },
+        suites: vec![Suite {
+            name: "gomoku-mist fuzz".to_owned(),
+            time: f.seconds,
+            properties: vec![
+                ("seed".to_owned(), f.seed.to_string()),
+                ("cases".to_owned(), f.cases.to_string()),
+            ],
+            cases,
+            system_out: None,
+        }],
+    })
+}
+
+/// `mark`'s report: a suite a submission, a case a check.
+pub fn mark(all: &[Marked]) -> String {
+    let suites = all.iter().map(|m| {
+        let mut cases: Vec<(String, Option<String>)> = vec![(
+            "compiles".into(),
+            (!m.build.compiled).then(|| format!("{}\n{}", m.build.command, m.build.messages)),
+        )];
+        for rule in Rule::ALL {
+            let broken: Vec<&str> = m.broken_of(rule).collect();
+            cases.push((
+                format!("restriction: {}", rule.title()),
+                (!broken.is_empty()).then(|| broken.join("\n")),
+            ));
+        }
+        for part in &m.marks.parts {
+            let full = part.score >= part.max && m.marks.zeroed.is_none();
+            let name = format!("{} {} of {}", part.id, m.marks.counted(part), part.max);
+            cases.push((name, (!full).then(|| part.basis.clone())));
+        }
+        Suite {
+            name: m.name.clone(),
+            time: m.took.as_secs_f64(),
+            properties: vec![
+                ("total".to_owned(), m.marks.total.to_string()),
+                ("max".to_owned(), m.marks.max.to_string()),
+                ("note".to_owned(), NOT_OFFICIAL.to_owned()),
+                ("suite".to_owned(), m.suite.said()),
+            ],
+            cases: cases
+                .into_iter()
+                .map(|(name, failure)| Case {
+                    classname: "gomoku-mist.mark",
+                    name,
+                    time: None,
+                    properties: Vec::new(),
+                    outcome: match failure {
+                        None => Outcome::Pass,
+                        Some(why) => Outcome::Failure {
+                            message: why.lines().next().unwrap_or_default().to_owned(),
+                            kind: None,
+                            body: why,
+                        },
+                    },
+                })
+                .collect(),
+            system_out: Some(page::page(m)),
+        }
+    });
+    render(&Document {
+        name: "gomoku-mist mark".to_owned(),
+        shape: Shape {
+            totals: false,
+            skipped: false,
+            inline: false,
+        },
+        suites: suites.collect(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -243,7 +423,7 @@ mod tests {
 
     #[test]
     fn counts_follow_the_cases_and_empty_elements_go_inline_when_asked() {
-        let report = Report {
+        let report = Document {
             name: "n".into(),
             shape: Shape {
                 totals: true,

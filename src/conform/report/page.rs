@@ -1,9 +1,8 @@
-//! The page of text a student can act on, and the class summary.
+//! `mark`'s text: the page a student can act on, and the class summary.
 
 use std::fmt::Write as _;
 
-use super::marked::{Marked, Rule};
-use super::score::Marks;
+use crate::conform::model::{Marked, NOT_OFFICIAL, Rule};
 
 /// Failing cases shown in full; the rest are counted.
 const FAILURES_SHOWN: usize = 5;
@@ -12,12 +11,9 @@ const MISSING_SHOWN: usize = 8;
 /// Lines of a failure's detail shown.
 const DETAIL_LINES: usize = 6;
 
-/// What every report says first.
-pub const NOT_OFFICIAL: &str =
-    "Not the course's official mark: what this kit could check, and how.";
-
 /// The page for one submission.
-pub fn page(m: &Marked, marks: &Marks) -> String {
+pub fn page(m: &Marked) -> String {
+    let marks = &m.marks;
     let mut out = String::new();
     let _ = writeln!(out, "== {} ({})", m.name, m.folder.display());
     let _ = writeln!(out, "{NOT_OFFICIAL}");
@@ -133,33 +129,30 @@ fn write_correctness(out: &mut String, m: &Marked) {
     let _ = writeln!(
         out,
         "correctness: {} of {} cases of {} passed ({} skipped: they use this program's own options)",
-        c.rules.0 + c.decided.0,
-        c.rules.1 + c.decided.1,
+        c.rules.passed + c.decisions.passed,
+        c.rules.run + c.decisions.run,
         c.suite,
         c.skipped
     );
     let _ = writeln!(
         out,
         "  the assignment's rules: {} of {} passed; this contract's decisions: {} of {} (not scored)",
-        c.rules.0, c.rules.1, c.decided.0, c.decided.1
+        c.rules.passed, c.rules.run, c.decisions.passed, c.decisions.run
     );
-    if c.not_run_at_eof > 0 {
+    if c.not_run_at_end_of_input > 0 {
         let _ = writeln!(
             out,
             "  not run: {} cases that end the input mid-game: the program did not stop at end of \
              input (given `who` and no `term`, it was still running after the timeout)",
-            c.not_run_at_eof
+            c.not_run_at_end_of_input
         );
     }
     for line in &c.contained {
         let _ = writeln!(out, "  {line}");
     }
     for f in c.failures.iter().take(FAILURES_SHOWN) {
-        let clause = f
-            .clause
-            .as_ref()
-            .map_or(String::new(), |c| format!(" [{c}]"));
-        let decided = if f.decided {
+        let clause = f.clause.map_or(String::new(), |c| format!(" [{c}]"));
+        let decided = if f.depends_on_decisions {
             " (depends on this contract's decisions)"
         } else {
             ""
@@ -191,7 +184,7 @@ fn write_correctness(out: &mut String, m: &Marked) {
                 } else {
                     ""
                 },
-                f.cases,
+                f.sessions,
                 f.verdict
             );
             for group in &f.groups {
@@ -302,17 +295,12 @@ fn write_tests(out: &mut String, m: &Marked) {
 }
 
 /// The class summary: one line a submission, then the count.
-pub fn summary(all: &[(Marked, Marks)]) -> String {
+pub fn summary(all: &[Marked]) -> String {
     let mut out = String::new();
-    let width = all
-        .iter()
-        .map(|(m, _)| m.name.len())
-        .max()
-        .unwrap_or(4)
-        .max(4);
+    let width = all.iter().map(|m| m.name.len()).max().unwrap_or(4).max(4);
     let cw = all
         .iter()
-        .map(|(m, _)| compiles_word(m).len())
+        .map(|m| compiles_word(m).len())
         .max()
         .unwrap_or(8)
         .max(8);
@@ -321,9 +309,9 @@ pub fn summary(all: &[(Marked, Marks)]) -> String {
         "{:<width$}  {:<cw$}  restrictions  correctness  tests  memory       total",
         "name", "compiles"
     );
-    for (m, marks) in all {
+    for m in all {
         let part = |id: &str| {
-            marks
+            m.marks
                 .parts
                 .iter()
                 .find(|p| p.id == id)
@@ -344,16 +332,16 @@ pub fn summary(all: &[(Marked, Marks)]) -> String {
             part("correctness"),
             part("tests"),
             memory_word(m),
-            marks.total
+            m.marks.total
         );
     }
-    let max = all.first().map_or(0.0, |(_, marks)| marks.max);
+    let max = all.first().map_or(0.0, |m| m.marks.max);
     let _ = writeln!(
         out,
         "{} submissions marked, out of {max} (not the course's official marks)",
         all.len()
     );
-    if let Some((m, _)) = all.first() {
+    if let Some(m) = all.first() {
         let _ = writeln!(out, "suite: {}", m.suite.said());
     }
     out

@@ -1,11 +1,24 @@
-//! What a person reads when a program disagrees: bytes escaped so every
-//! one shows, the first line that differs with its neighbours, and the
-//! exit code.
+//! The reports: every format the kit writes, each a function of the
+//! model ([`super::model`]) that writes nothing but its output —
+//! [`text`] for a person, [`json`] for scripts, [`junit`] for CI servers,
+//! and `mark`'s [`page`], [`gradescope`] and [`csv`].
 //!
-//! Output is compared as bytes; lines only help to show where. A line is
-//! shown with `⏎` for its `\n`, so a missing newline, a `\r` or a trailing
-//! space is as visible as a wrong word.
+//! Here too, what every format shows of a run: bytes escaped so every one
+//! shows, the first line that differs with its neighbours, and the exit
+//! code. Output is compared as bytes; lines only help to show where. A
+//! line is shown with `⏎` for its `\n`, so a missing newline, a `\r` or a
+//! trailing space is as visible as a wrong word.
 
+pub mod csv;
+pub mod gradescope;
+pub mod json;
+pub mod junit;
+#[cfg(test)]
+mod marked_tests;
+pub mod page;
+pub mod text;
+
+use std::ffi::OsString;
 use std::fmt::Write as _;
 
 use super::Expected;
@@ -16,6 +29,9 @@ const CONTEXT: usize = 2;
 
 /// Longest line shown whole; longer ones are cut in the middle.
 const SHOWN: usize = 160;
+
+/// Of a long input, this many lines are shown at each end.
+pub const SHOWN_LINES: usize = 20;
 
 /// `line` escaped: printable ASCII as it is, anything else as `\xNN`,
 /// `\t`, `\r`, `\0`-style escapes; a final `\n` as `⏎`.
@@ -226,23 +242,25 @@ pub fn xml(text: &str) -> String {
     out
 }
 
-/// `text` as a JSON string, quotes included.
-pub fn json(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if u32::from(c) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c => out.push(c),
-        }
+/// The command as one line, each word quoted if it needs to be.
+pub fn shown_command(command: &[OsString]) -> String {
+    command
+        .iter()
+        .map(|word| quote(&word.to_string_lossy()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `text` in single quotes, as a shell (and `--program`) reads it.
+pub fn quote(text: &str) -> String {
+    if !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@".contains(&b))
+    {
+        return text.to_owned();
     }
-    out.push('"');
-    out
+    format!("'{}'", text.replace('\'', r"'\''"))
 }
 
 #[cfg(test)]

@@ -1,0 +1,541 @@
+//! What marking one submission found, part by part, and its marks: the
+//! record every report of `mark` is written from. Each figure keeps what
+//! it is based on, and each part that could not be checked says why.
+//!
+//! It serializes to the JSON `mark` has always written; where that JSON
+//! shows a record otherwise than it is held (a pair as `passed` and
+//! `run`, a path as text, a reason or a value), serde is told how at the
+//! field, or, for the few records it cannot be told of, by an
+//! implementation here that writes every field by name.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Serialize;
+use serde::ser::{SerializeStruct, Serializer};
+
+use super::FuzzFinding;
+
+/// What every report of `mark` says first.
+pub const NOT_OFFICIAL: &str =
+    "Not the course's official mark: what this kit could check, and how.";
+
+/// One submission, marked.
+#[derive(Clone, Debug, Default)]
+pub struct Marked {
+    /// The submission's name: its folder's name.
+    pub name: String,
+    /// Its folder.
+    pub folder: PathBuf,
+    /// What of it was not read, with why, in path order; the folder
+    /// itself alone when it was not read (then nothing of it was marked).
+    pub not_read: Vec<NotRead>,
+    /// The suite it was marked against.
+    pub suite: SuiteUsed,
+    /// Whether and how it compiled.
+    pub build: Build,
+    /// Each restriction broken, in the order of [`Rule::ALL`].
+    pub broken: Vec<Violation>,
+    /// Why the compiled program's imports could not be read, if they
+    /// could not: then those restrictions were not checked.
+    pub imports_unread: Option<String>,
+    /// The hidden-style suite and the fuzzing; `None` if it did not compile.
+    pub correctness: Option<Correctness>,
+    /// Memory errors and peak memory; `None` if it did not compile.
+    pub memory: Option<Memory>,
+    /// The student's own tests.
+    pub tests: Tests,
+    /// How long marking it took.
+    pub took: Duration,
+    /// Its marks, from all of the above.
+    pub marks: Marks,
+}
+
+impl Marked {
+    /// Why its folder was not read, if it was not: then nothing of it was
+    /// marked.
+    pub fn folder_not_read(&self) -> Option<&str> {
+        self.not_read
+            .iter()
+            .find(|n| n.path.is_empty())
+            .map(|n| n.why.as_str())
+    }
+}
+
+/// A file or folder of a submission that was not read, and why: a link, a
+/// FIFO, one the marker cannot read
+/// ([`super::submission`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NotRead {
+    /// Its path in the submission, as shown; empty for the submission's
+    /// folder itself.
+    pub path: String,
+    /// Why, as a predicate: `links outside the submission`.
+    #[serde(rename = "reason")]
+    pub why: String,
+}
+
+/// The suite marked against, as every report states it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SuiteUsed {
+    /// Its name: `the built-in golden suite`, or its folder as given.
+    pub name: String,
+    /// Whether it is the one built into this program.
+    pub built_in: bool,
+    /// How many cases (`.in` files) it holds.
+    pub cases: usize,
+    /// A hash of its cases' files, the same for two suites with the same
+    /// files under the same names ([`super::suite::Ready`]).
+    pub hash: u64,
+}
+
+impl SuiteUsed {
+    /// The hash as the reports write it, named, so that another hash can
+    /// replace it without being taken for this one.
+    pub fn hash_text(&self) -> String {
+        format!("fnv1a64:{:016x}", self.hash)
+    }
+
+    /// Which suite, in a line: the built-in one with the version of the
+    /// program it is built into (the version fixes the suite).
+    pub fn said(&self) -> String {
+        let of = if self.built_in {
+            concat!(" of gomoku-mist ", env!("CARGO_PKG_VERSION"))
+        } else {
+            ""
+        };
+        format!(
+            "{}{of} ({} cases, {})",
+            self.name,
+            self.cases,
+            self.hash_text()
+        )
+    }
+}
+
+/// How the compiler did.
+#[derive(Clone, Debug, Default)]
+pub struct Build {
+    /// The command, as a shell would show it.
+    pub command: String,
+    /// Whether a program came out of it.
+    pub compiled: bool,
+    /// Whether it came out only once variable-length arrays were allowed
+    /// (`-Wno-error=vla`): the course's command refuses it.
+    pub relaxed: bool,
+    /// The compiler's messages, trimmed to their first lines.
+    pub messages: String,
+    /// The program built, when it compiled.
+    pub program: Option<PathBuf>,
+}
+
+/// A restriction of the assignment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Rule {
+    /// Source files beyond the scaffold's.
+    ExtraFiles,
+    /// Variable-length arrays.
+    Vla,
+    /// Dynamic memory (`malloc` and its kin).
+    DynamicMemory,
+    /// Files.
+    Files,
+    /// Mapped memory.
+    MappedMemory,
+}
+
+impl Rule {
+    /// Every restriction, in report order.
+    pub const ALL: [Rule; 5] = [
+        Rule::ExtraFiles,
+        Rule::Vla,
+        Rule::DynamicMemory,
+        Rule::Files,
+        Rule::MappedMemory,
+    ];
+
+    /// Its name in reports and CSV headers.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Rule::ExtraFiles => "extra_files",
+            Rule::Vla => "vla",
+            Rule::DynamicMemory => "dynamic_memory",
+            Rule::Files => "files",
+            Rule::MappedMemory => "mapped_memory",
+        }
+    }
+
+    /// What it forbids, in words.
+    pub const fn title(self) -> &'static str {
+        match self {
+            Rule::ExtraFiles => "no source files beyond the scaffold's",
+            Rule::Vla => "no variable-length arrays",
+            Rule::DynamicMemory => "no dynamic memory",
+            Rule::Files => "no use of files",
+            Rule::MappedMemory => "no mapped memory",
+        }
+    }
+}
+
+/// One restriction broken, and where: a file, a line, a symbol.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// Which restriction.
+    pub rule: Rule,
+    /// What shows it.
+    pub what: String,
+}
+
+/// Cases passed, of cases run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Tally {
+    /// Passed.
+    pub passed: usize,
+    /// Run.
+    pub run: usize,
+}
+
+impl Tally {
+    /// Counts one case run.
+    pub fn add(&mut self, passed: bool) {
+        self.passed += usize::from(passed);
+        self.run += 1;
+    }
+}
+
+/// The hidden-style suite and the fuzzing.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Correctness {
+    /// Where the cases came from, as shown.
+    pub suite: String,
+    /// Cases whose expected output only the assignment's rules decide.
+    pub rules: Tally,
+    /// Cases that depend on a decision of this contract.
+    pub decisions: Tally,
+    /// Cases not run, as `check` skipped them.
+    pub skipped: usize,
+    /// Cases that end the input mid-game, not run because the program
+    /// did not stop at end of input (each would have cost the timeout).
+    pub not_run_at_end_of_input: usize,
+    /// What the runs were contained by, a line each.
+    pub contained: Vec<String>,
+    /// The failures, in path order.
+    pub failures: Vec<Failure>,
+    /// The fuzzing, if it ran.
+    pub fuzz: Option<FuzzRun>,
+    /// The cases that did not end in time (the memory check skips them).
+    #[serde(skip)]
+    pub hung: Vec<PathBuf>,
+    /// The cases that ended in time, for the memory check.
+    #[serde(skip)]
+    pub ended: Vec<PathBuf>,
+}
+
+/// One failing case.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Failure {
+    /// The `.in` file, as shown.
+    pub case: String,
+    /// A word on how it failed: `stdout`, `timed out`, `crashed`, ...
+    pub reason: String,
+    /// The clause of the contract it breaks, if one was found.
+    pub clause: Option<super::Clause>,
+    /// Whether it depends on a decision of this contract.
+    pub depends_on_decisions: bool,
+    /// Where it differs.
+    pub detail: String,
+}
+
+/// The fuzzing of a submission.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct FuzzRun {
+    /// The budget.
+    #[serde(rename = "seconds", serialize_with = "seconds")]
+    pub time: Duration,
+    /// The seed.
+    pub seed: u64,
+    /// How many sessions ran.
+    pub sessions: u64,
+    /// Whether only sessions that end with `term` or the game's end were
+    /// made (for a program that does not stop at end of input).
+    pub assignment_only: bool,
+    /// The verdict, as `fuzz` says it: the count of failures and groups,
+    /// or why nothing was checked.
+    pub verdict: String,
+    /// Each group's heading, as `fuzz` numbers them.
+    pub groups: Vec<String>,
+    /// Each group in full, with its example.
+    pub findings: Vec<FuzzFinding>,
+}
+
+/// The memory tool that looked at the runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tool {
+    /// valgrind's memcheck.
+    Valgrind,
+    /// A build with AddressSanitizer.
+    Asan,
+}
+
+impl Tool {
+    /// Its name in reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Tool::Valgrind => "valgrind memcheck",
+            Tool::Asan => "AddressSanitizer",
+        }
+    }
+}
+
+/// Memory errors and the peak.
+#[derive(Clone, Debug)]
+pub struct Memory {
+    /// The tool, or `None` with why none could be used.
+    pub tool: Result<Tool, String>,
+    /// How many cases ran under it, of how many that ended in time.
+    pub cases: (usize, usize),
+    /// Each error: the case that shows it and the tool's first lines.
+    pub errors: Vec<(String, String)>,
+    /// The largest resident memory of the runs, in KiB, and the case;
+    /// or why it was not measured.
+    pub peak: Result<(u64, String), String>,
+    /// The most resident memory allowed, in KiB, if the marker set one.
+    pub limit_kib: Option<u64>,
+}
+
+impl Memory {
+    /// Whether the peak was measured and went over the limit.
+    pub fn over_limit(&self) -> bool {
+        matches!((&self.peak, self.limit_kib), (Ok((kib, _)), Some(limit)) if *kib > limit)
+    }
+}
+
+/// The student's own tests.
+#[derive(Clone, Debug, Default)]
+pub struct Tests {
+    /// The folder, or `None` if the submission has none.
+    pub folder: Option<PathBuf>,
+    /// How many cases (`.in` files) it holds.
+    pub cases: usize,
+    /// The wrong ones: a case, and where its expected output differs from
+    /// the reference's.
+    pub wrong: Vec<(String, String)>,
+    /// Cases without a `.out`: nothing they expect could be checked.
+    pub no_out: Vec<String>,
+    /// The assignment's scenarios their right cases cover, of how many.
+    pub covered: (usize, usize),
+    /// The assignment's scenarios no right case covers: id, what, an
+    /// example input.
+    pub missing: Vec<(&'static str, &'static str, String)>,
+}
+
+/// One part's mark.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Part {
+    /// `correctness`, `tests` or `memory`.
+    #[serde(rename = "part")]
+    pub id: &'static str,
+    /// What it scored, before any zeroing for a restriction.
+    pub score: f64,
+    /// Its weight.
+    pub max: f64,
+    /// What the score is based on, in a sentence.
+    pub basis: String,
+}
+
+/// The marks of a submission.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Marks {
+    /// The total.
+    pub total: f64,
+    /// The most it could be.
+    pub max: f64,
+    /// Why the total is zero whatever the parts scored, if it is.
+    pub zeroed: Option<String>,
+    /// The parts counted (weight above 0, and checked), in report order.
+    pub parts: Vec<Part>,
+}
+
+impl Marks {
+    /// What `part` scored as counted: nothing once the total is zeroed.
+    pub fn counted(&self, part: &Part) -> f64 {
+        if self.zeroed.is_some() {
+            0.0
+        } else {
+            part.score
+        }
+    }
+}
+
+/// A duration as seconds.
+fn seconds<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64())
+}
+
+/// A path as text (one that is not UTF-8 with its odd bytes replaced,
+/// where serde would refuse it).
+fn shown(path: &Path) -> String {
+    path.display().to_string()
+}
+
+impl Serialize for Tool {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl Serialize for SuiteUsed {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut r = s.serialize_struct("SuiteUsed", 6)?;
+        r.serialize_field("name", &self.name)?;
+        r.serialize_field("built_in", &self.built_in)?;
+        let version = self.built_in.then_some(env!("CARGO_PKG_VERSION"));
+        r.serialize_field("version", &version)?;
+        r.serialize_field("cases", &self.cases)?;
+        r.serialize_field("hash", &self.hash_text())?;
+        r.serialize_field("said", &self.said())?;
+        r.end()
+    }
+}
+
+/// The restrictions as the JSON lists them: each, with what breaks it.
+#[derive(Serialize)]
+struct RestrictionShown<'a> {
+    id: &'static str,
+    title: &'static str,
+    broken: Vec<&'a str>,
+}
+
+impl Serialize for Marked {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let folder = shown(&self.folder);
+        let not_read: Vec<NotRead> = self
+            .not_read
+            .iter()
+            .map(|n| NotRead {
+                path: if n.path.is_empty() {
+                    folder.clone()
+                } else {
+                    n.path.clone()
+                },
+                why: n.why.clone(),
+            })
+            .collect();
+        let restrictions: Vec<RestrictionShown> = Rule::ALL
+            .iter()
+            .map(|&rule| RestrictionShown {
+                id: rule.id(),
+                title: rule.title(),
+                broken: self.broken_of(rule).collect(),
+            })
+            .collect();
+        let mut r = s.serialize_struct("Marked", 17)?;
+        r.serialize_field("name", &self.name)?;
+        r.serialize_field("folder", &folder)?;
+        r.serialize_field("note", NOT_OFFICIAL)?;
+        r.serialize_field("not_read", &not_read)?;
+        r.serialize_field("folder_read", &self.folder_not_read().is_none())?;
+        r.serialize_field("suite", &self.suite)?;
+        r.serialize_field("compiles", &self.build.compiled)?;
+        r.serialize_field("compiles_only_with_vla_allowed", &self.build.relaxed)?;
+        r.serialize_field("compile_command", &self.build.command)?;
+        r.serialize_field("compiler_messages", &self.build.messages)?;
+        r.serialize_field("restrictions", &restrictions)?;
+        r.serialize_field("imports_unread", &self.imports_unread)?;
+        r.serialize_field("correctness", &self.correctness)?;
+        r.serialize_field("memory", &self.memory)?;
+        r.serialize_field("tests", &self.tests)?;
+        r.serialize_field("marks", &self.marks)?;
+        r.serialize_field("seconds", &self.took.as_secs_f64())?;
+        r.end()
+    }
+}
+
+impl Marked {
+    /// What shows each breach of `rule`, in order.
+    pub fn broken_of(&self, rule: Rule) -> impl Iterator<Item = &str> {
+        self.broken
+            .iter()
+            .filter(move |v| v.rule == rule)
+            .map(|v| v.what.as_str())
+    }
+}
+
+/// A memory error as the JSON lists it.
+#[derive(Serialize)]
+struct ErrorShown<'a> {
+    case: &'a str,
+    report: &'a str,
+}
+
+impl Serialize for Memory {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let errors: Vec<ErrorShown> = self
+            .errors
+            .iter()
+            .map(|(case, report)| ErrorShown { case, report })
+            .collect();
+        let peak = self.peak.as_ref();
+        let mut r = s.serialize_struct("Memory", 10)?;
+        r.serialize_field("tool", &self.tool.as_ref().ok())?;
+        r.serialize_field("not_checked", &self.tool.as_ref().err())?;
+        r.serialize_field("cases", &self.cases.0)?;
+        r.serialize_field("cases_ended", &self.cases.1)?;
+        r.serialize_field("errors", &errors)?;
+        r.serialize_field("peak_kib", &peak.ok().map(|p| p.0))?;
+        r.serialize_field("peak_case", &peak.ok().map(|p| &p.1))?;
+        r.serialize_field("peak_not_measured", &peak.err())?;
+        r.serialize_field("peak_limit_kib", &self.limit_kib)?;
+        r.serialize_field("over_limit", &self.over_limit())?;
+        r.end()
+    }
+}
+
+/// A wrong test as the JSON lists it.
+#[derive(Serialize)]
+struct WrongShown<'a> {
+    case: &'a str,
+    detail: &'a str,
+}
+
+impl Serialize for Tests {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let wrong: Vec<WrongShown> = self
+            .wrong
+            .iter()
+            .map(|(case, detail)| WrongShown { case, detail })
+            .collect();
+        let missing: Vec<&str> = self.missing.iter().map(|m| m.0).collect();
+        let mut r = s.serialize_struct("Tests", 7)?;
+        r.serialize_field("folder", &self.folder.as_deref().map(shown))?;
+        r.serialize_field("cases", &self.cases)?;
+        r.serialize_field("wrong", &wrong)?;
+        r.serialize_field("without_out", &self.no_out)?;
+        r.serialize_field("covered", &self.covered.0)?;
+        r.serialize_field("scenarios", &self.covered.1)?;
+        r.serialize_field("not_covered", &missing)?;
+        r.end()
+    }
+}
+
+/// A class marked: what `mark --format json` writes.
+#[derive(Serialize)]
+pub struct MarkedClass<'a> {
+    /// What every report says first.
+    pub note: &'static str,
+    /// The suite, as the first submission was marked against it.
+    pub suite: Option<&'a SuiteUsed>,
+    /// Every submission, in the order given.
+    pub submissions: &'a [Marked],
+}
+
+impl MarkedClass<'_> {
+    /// The class of `all`.
+    pub fn of(all: &[Marked]) -> MarkedClass<'_> {
+        MarkedClass {
+            note: NOT_OFFICIAL,
+            suite: all.first().map(|m| &m.suite),
+            submissions: all,
+        }
+    }
+}

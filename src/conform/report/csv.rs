@@ -1,0 +1,58 @@
+//! The class's CSV (RFC 4180): a header, then one row a submission.
+
+use super::page::{compiles_word, memory_word};
+use crate::conform::model::{Marked, Rule};
+
+/// A field, quoted when it must be.
+fn field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_owned()
+    }
+}
+
+/// What a row says of `rule`: what breaks it, `not checked` or `ok`.
+fn restriction(m: &Marked, rule: Rule) -> String {
+    let broken: Vec<&str> = m.broken_of(rule).collect();
+    let unchecked = match rule {
+        Rule::ExtraFiles => m.folder_not_read().is_some(),
+        Rule::Vla => !m.build.compiled,
+        _ => !m.build.compiled || m.imports_unread.is_some(),
+    };
+    if !broken.is_empty() {
+        field(&format!("broken: {}", broken.join("; ")))
+    } else if unchecked {
+        "not checked".to_owned()
+    } else {
+        "ok".to_owned()
+    }
+}
+
+/// The CSV of `all`.
+pub fn class(all: &[Marked]) -> String {
+    let mut header = vec!["name", "compiles"];
+    header.extend(Rule::ALL.iter().map(|r| r.id()));
+    header.extend(["correctness", "tests", "memory", "total", "max"]);
+    let mut out = header.join(",");
+    out.push('\n');
+    for m in all {
+        let part = |id: &str| {
+            m.marks
+                .parts
+                .iter()
+                .find(|p| p.id == id)
+                .map_or(String::new(), |p| p.score.to_string())
+        };
+        let mut row = vec![field(&m.name), compiles_word(m).to_owned()];
+        row.extend(Rule::ALL.iter().map(|&rule| restriction(m, rule)));
+        row.push(part("correctness"));
+        row.push(part("tests"));
+        row.push(memory_word(m).to_owned());
+        row.push(m.marks.total.to_string());
+        row.push(m.marks.max.to_string());
+        out.push_str(&row.join(","));
+        out.push('\n');
+    }
+    out
+}

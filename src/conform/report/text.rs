@@ -1,0 +1,191 @@
+//! Text, for a person: `check`'s line a case and its diffs, `fuzz`'s
+//! groups with their examples, `cover`'s table. Each function writes one
+//! part of a report from the model, so that a long run shows each case or
+//! group as soon as it is known.
+
+use std::io::{self, Write};
+
+use super::{SHOWN_LINES, escape_lines};
+use crate::conform::clause::{self, Clause};
+use crate::conform::model::{CaseResult, Checked, Covered, FuzzFinding, Fuzzed, Verdict};
+
+/// The note on a case whose expected output depends on `decisions`.
+fn depends(decisions: &[Clause]) -> String {
+    format!(
+        "(depends on this contract's decisions: {})",
+        clause::ids(decisions)
+    )
+}
+
+/// One case of `check`: `pass`, `FAIL` with the clause and the diff, or
+/// `skip` with why.
+pub fn check_case(out: &mut dyn Write, case: &CaseResult) -> io::Result<()> {
+    let path = &case.path;
+    match case.verdict {
+        Verdict::Pass if case.decisions.is_empty() => writeln!(out, "pass  {path}"),
+        // A program that decided otherwise where the assignment is silent
+        // would fail this case without breaking any rule: say so.
+        Verdict::Pass => writeln!(out, "pass  {path} {}", depends(&case.decisions)),
+        Verdict::Fail => {
+            write!(out, "FAIL  {path}: {}", case.reason)?;
+            if let (Some(id), Some(kind)) = (case.clause, case.kind) {
+                // "Wrong" or "decided differently", by the clause blamed.
+                write!(out, " [{id}: {}]", kind.phrase())?;
+            }
+            if case.on_decision() {
+                write!(out, " {}", depends(&case.decisions))?;
+            }
+            write!(out, "\n{}", case.detail)
+        }
+        Verdict::Skip => writeln!(out, "skip  {path}: {}", case.reason),
+    }
+}
+
+/// `check`'s last line: `N passed, M failed[, K skipped]`, after a note
+/// when nothing at all was checked.
+pub fn check_totals(out: &mut dyn Write, checked: &Checked) -> io::Result<()> {
+    if checked.passed + checked.failed == 0 {
+        let why = if checked.cases.is_empty() {
+            "no case found"
+        } else {
+            "every case was skipped"
+        };
+        writeln!(out, "nothing was checked: {why}")?;
+    }
+    write!(out, "{} passed, {} failed", checked.passed, checked.failed)?;
+    if checked.skipped > 0 {
+        write!(out, ", {} skipped", checked.skipped)?;
+    }
+    writeln!(out)
+}
+
+/// `cover`'s table: each scenario, its clause and the first case that
+/// covers it, or an example that would.
+pub fn cover(out: &mut dyn Write, covered: &Covered) -> io::Result<()> {
+    writeln!(out, "{:<24}{:<16}covered by", "scenario", "clause")?;
+    for s in &covered.scenarios {
+        let by = match &s.covered_by {
+            Some(path) => path.clone(),
+            None => format!("not covered; e.g. {}", s.example),
+        };
+        writeln!(out, "{:<24}{:<16}{by}", s.id, s.clause)?;
+    }
+    if covered.cases == 0 {
+        writeln!(out, "no case was read: nothing is covered")?;
+    }
+    writeln!(
+        out,
+        "covered {} of {} scenarios",
+        covered.covered, covered.total
+    )
+}
+
+/// A group's heading as `mark` lists it: `[N] CLAUSE (kind): title:
+/// cause; K failing cases, first case I`.
+pub fn finding_heading(number: usize, f: &FuzzFinding) -> String {
+    format!(
+        "[{number}] {} ({}): {}: {}; {}, first case {}",
+        f.clause,
+        f.kind.phrase(),
+        f.title,
+        f.cause,
+        failing_cases(f.cases),
+        f.first_case
+    )
+}
+
+fn failing_cases(n: u64) -> String {
+    format!("{n} failing case{}", if n == 1 { "" } else { "s" })
+}
+
+/// One group of `fuzz`, numbered from 1: its clause, cause, example and
+/// how the program's run differs.
+pub fn finding(out: &mut dyn Write, number: usize, f: &FuzzFinding) -> io::Result<()> {
+    writeln!(
+        out,
+        "\n[{number}] {} ({}): {}",
+        f.clause,
+        f.kind.phrase(),
+        f.title
+    )?;
+    writeln!(
+        out,
+        "  {}; {}, first case {}",
+        f.cause,
+        failing_cases(f.cases),
+        f.first_case
+    )?;
+    if !f.shared.is_empty() {
+        writeln!(out, "  what all its cases share: {}", f.shared.join("; "))?;
+    }
+    let s = &f.shrunk;
+    writeln!(
+        out,
+        "  shrunk from {} lines ({} bytes) to {} lines ({} bytes) in {} runs, {:.1} s{}",
+        s.from_lines,
+        s.from_bytes,
+        s.lines,
+        s.bytes,
+        s.runs,
+        s.seconds,
+        if f.shrink_cut_short {
+            " (time or runs spent: the smallest case so far; it may shrink further)"
+        } else {
+            ""
+        },
+    )?;
+    writeln!(out, "  input:")?;
+    write!(out, "{}", escape_lines(&f.input, "    | ", SHOWN_LINES))?;
+    writeln!(out, "  differs: {}", f.differs)?;
+    for line in f.detail.lines() {
+        writeln!(out, "  {line}")?;
+    }
+    writeln!(out, "  written as {}", f.file)
+}
+
+/// The verdict of a fuzzing, in a line: why nothing was checked, `0
+/// failures`, or how many failures in how many groups of each kind.
+pub fn fuzz_verdict(f: &Fuzzed) -> String {
+    if let Some(why) = &f.cannot_start {
+        format!("cannot start the program: {why}")
+    } else if f.cases == 0 {
+        "no case was run: nothing was checked".to_owned()
+    } else if f.findings.is_empty() {
+        "0 failures".to_owned()
+    } else {
+        format!(
+            "{} failures in {} groups: {} of the assignment's rules, {} of this contract's decisions",
+            f.failures, f.groups, f.rules, f.decisions
+        )
+    }
+}
+
+/// The end of `fuzz`'s report, after its groups: the cases that did not
+/// disagree again, how to run the findings again, and the verdict.
+pub fn fuzz_end(out: &mut dyn Write, f: &Fuzzed) -> io::Result<()> {
+    let ran = f.cannot_start.is_none() && f.cases > 0;
+    if ran && !f.not_reproducible.is_empty() {
+        let cases: Vec<String> = f
+            .not_reproducible
+            .iter()
+            .map(|c| c.case.to_string())
+            .collect();
+        writeln!(
+            out,
+            "\nnot reproducible, not counted: case{} {} disagreed once and agreed when run again (a program that is not deterministic, or a machine too busy for --timeout?)",
+            if cases.len() == 1 { "" } else { "s" },
+            cases.join(", ")
+        )?;
+    }
+    if ran && f.findings.is_empty() {
+        writeln!(out, "no disagreement")?;
+    } else if ran {
+        writeln!(
+            out,
+            "\nrun them again with: gomoku-mist check --program {} {}",
+            super::quote(&f.program),
+            super::quote(&f.out),
+        )?;
+    }
+    writeln!(out, "{}", fuzz_verdict(f))
+}
