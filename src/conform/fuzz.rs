@@ -726,7 +726,20 @@ fn shrink_group(
         group
             .common
             .iter()
-            .filter(|s| s.id().starts_with("win-") || s.id().starts_with("invalid-"))
+            .filter(|s| {
+                use Clause::*;
+                // The wins' and the `Invalid!` lines' own scenarios.
+                let shown = [
+                    WinLine,
+                    WinOverline,
+                    TieWinFirst,
+                    CmdInvalid,
+                    CmdExact,
+                    Ws,
+                    LineSplit,
+                ];
+                shown.contains(&s.clause())
+            })
             .map(|s| s.what())
             .collect()
     } else {

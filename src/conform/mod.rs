@@ -29,8 +29,6 @@ pub mod generate;
 pub mod launch;
 pub mod mark;
 pub mod model;
-#[allow(dead_code, missing_docs)]
-mod old_trace;
 pub mod pool;
 pub mod reap;
 pub mod report;

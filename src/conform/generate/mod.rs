@@ -296,6 +296,23 @@ impl Script {
     }
 }
 
+/// A game on a full board: a tie, or with `win_last` a win by the 361st
+/// stone (the two scenarios whose example cannot be shown on a line).
+#[cfg(test)]
+pub(crate) fn full_board_game(win_last: bool) -> Vec<u8> {
+    let (plain, mut rng) = (tie_pattern(), Rng::new(3));
+    let order = match win_last {
+        true => (0..32).find_map(|_| last_stone_wins(&mut rng, &plain)),
+        false => Some(interleave(&mut rng, &plain, None)),
+    };
+    order
+        .unwrap_or_default()
+        .into_iter()
+        .flat_map(|p| [place_line(p), b"\n".to_vec()])
+        .flatten()
+        .collect()
+}
+
 /// Which points are Black's in a full board with no line longer than
 /// two: colour by `(column + 2 row) mod 4`, shifted so that Black, who
 /// moves first, has 181 stones.
