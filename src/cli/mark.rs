@@ -136,7 +136,7 @@ pub fn parse(args: &[OsString], read_args: ReadArgs) -> Result<MarkOptions, CliE
             Weights::parse(text).map_err(|reason| CliError::Invalid {
                 option: "--weights",
                 value: v.to_owned(),
-                reason,
+                reason: reason.to_string(),
             })?
         }
     };

@@ -45,7 +45,7 @@ pub use args::{CliError, Spec};
 pub use play::Play;
 
 use crate::conform::mark::MarkOptions;
-use crate::conform::{CheckOptions, CoverOptions, FuzzOptions, Setup, sandbox};
+use crate::conform::{CheckOptions, CoverOptions, FuzzOptions, Invocation, sandbox};
 use crate::controller::text;
 use args::{Early, early};
 use kit::{Parsed, Sub};
@@ -200,19 +200,19 @@ fn runnable(path: &std::path::Path) -> bool {
 /// What a case's `.args` (this program's options) ask the reference of the
 /// conformance kit to do: the kit is handed this function, so that it
 /// reads the game's options without knowing them.
-pub fn setup(args: &[OsString]) -> Setup {
+pub fn setup(args: &[OsString]) -> Invocation {
     match parse(args.iter().cloned()) {
-        Ok(Action::Play(play)) => Setup::Play {
+        Ok(Action::Play(play)) => Invocation::Play {
             game: Box::new(play.game),
             settings: play.settings,
             cpu: play.cpu,
         },
-        Ok(Action::Help(help)) => Setup::Print(help),
-        Ok(Action::Version) => Setup::Print(text::VERSION),
+        Ok(Action::Help(help)) => Invocation::Print(help),
+        Ok(Action::Version) => Invocation::Print(text::VERSION),
         // A case does not run the kit itself; a usage error's message goes
         // to stderr, which is not compared.
         Ok(Action::Check(_) | Action::Fuzz(_) | Action::Cover(_) | Action::Mark(_)) | Err(_) => {
-            Setup::Refuse
+            Invocation::Refuse
         }
     }
 }

@@ -12,7 +12,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
-use super::{ConformError, Expected, ReadArgs, Setup, reference};
+use super::{ConformError, Expected, Invocation, ReadArgs, reference};
 
 /// One case, read from disk.
 #[derive(Clone, Debug)]
@@ -69,7 +69,7 @@ impl Case {
             },
             (out, code) => {
                 let setup = if self.args.is_empty() {
-                    Setup::contract()
+                    Invocation::contract()
                 } else {
                     read_args(&self.args)
                 };
@@ -97,11 +97,11 @@ impl Case {
         let (send, receive) = mpsc::channel();
         thread::spawn(move || {
             let mut setup = if case.args.is_empty() {
-                Setup::contract()
+                Invocation::contract()
             } else {
                 read_args(&case.args)
             };
-            if let Setup::Play { cpu: Some(cpu), .. } = &mut setup {
+            if let Invocation::Play { cpu: Some(cpu), .. } = &mut setup {
                 cpu.time = Some(cpu.time.map_or(timeout, |t| t.min(timeout)));
             }
             let own = reference(setup, &case.input);
@@ -351,7 +351,7 @@ mod tests {
         given.out = Some(b"kept".to_vec());
         given.code = Some(7);
         assert_eq!(
-            given.expected(|_| Setup::Refuse),
+            given.expected(|_| Invocation::Refuse),
             Expected {
                 stdout: b"kept".to_vec(),
                 code: 7

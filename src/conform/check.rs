@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use super::clause::Clause;
 use super::diagnose::{self, Prober, TermCheck};
 use super::model::{CaseResult, Checked, Verdict};
-use super::run::{self, Limits, Ran};
+use super::run::{self, Budget, Ran};
 use super::sandbox::Kit;
 use super::{ConformError, Expected, Format, Outcome, case, pool, report, trace};
 
@@ -127,7 +127,7 @@ pub fn run_cases(
 /// How `term\n` alone comes out of the program, run with the whole
 /// `timeout`.
 fn term_alone(kit: Option<&Kit>, command: &[OsString], timeout: Duration) -> TermCheck {
-    let limits = Limits {
+    let limits = Budget {
         timeout,
         cap: MIN_CAP,
     };
@@ -192,18 +192,7 @@ fn judge(
         .as_ref()
         .filter(|t| t.stop != trace::Stop::Term && !case.input.is_empty())
         .map(|t| diagnose::ended_by_term(&case.input, t));
-    let args = &case.args;
-    let (ran, twin) = thread::scope(|scope| {
-        let twin = twin_input.as_ref().map(|input| {
-            scope.spawn(move || {
-                let t = trace::trace(input);
-                let ran = runner.run(args, input, t.stdout.len(), opts.timeout);
-                (t, ran)
-            })
-        });
-        let ran = runner.run(args, &case.input, expected.stdout.len(), opts.timeout);
-        (ran, twin.and_then(|h| h.join().ok()))
-    });
+    let (ran, twin) = runner.run_with_twin(&case, &expected, twin_input.as_deref(), opts.timeout);
     if let run::End::Unstarted(why) = &ran.end {
         let why = format!("not marked: the kit could not start it ({why})");
         return Ok(result(Verdict::Skip, why, decisions));
@@ -229,10 +218,32 @@ fn judge(
 }
 
 impl Runner<'_> {
+    /// The case's run and, at the same time, its twin's (the input ended
+    /// by `term`) with what the reference does with it.
+    fn run_with_twin(
+        &self,
+        case: &case::Case,
+        expected: &Expected,
+        twin: Option<&[u8]>,
+        timeout: Duration,
+    ) -> (Ran, Option<(trace::Trace, Ran)>) {
+        thread::scope(|scope| {
+            let twin = twin.map(|input| {
+                scope.spawn(move || {
+                    let t = trace::trace(input);
+                    let ran = self.run(&case.args, input, t.stdout.len(), timeout);
+                    (t, ran)
+                })
+            });
+            let ran = self.run(&case.args, &case.input, expected.stdout.len(), timeout);
+            (ran, twin.and_then(|h| h.join().ok()))
+        })
+    }
+
     /// One run of the program on `input`, its output capped far above the
     /// `expected` length.
     fn run(&self, args: &[OsString], input: &[u8], expected: usize, timeout: Duration) -> Ran {
-        let limits = Limits {
+        let limits = Budget {
             timeout,
             cap: expected.saturating_mul(CAP_FACTOR).max(MIN_CAP),
         };
@@ -289,7 +300,7 @@ impl Runner<'_> {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
-    use crate::conform::Setup;
+    use crate::conform::Invocation;
 
     /// A `.in` case `name` in `dir` with `input`.
     fn case(dir: &std::path::Path, name: &str, input: &[u8]) {
@@ -319,7 +330,7 @@ mod tests {
             paths: vec![cases],
             timeout,
             jobs: 3,
-            read_args: |_| Setup::contract(),
+            read_args: |_| Invocation::contract(),
             format: Format::Json,
             contain: Default::default(),
         };

@@ -32,7 +32,7 @@ use super::cover::Scenario;
 use super::diagnose::{self, Class, Finding, Group, Prober, TermCheck};
 use super::model::{self, Flaky, FuzzFinding, Fuzzed};
 use super::report::{self, text};
-use super::run::{self, End, Limits, Ran};
+use super::run::{self, Budget, End, Ran};
 use super::sandbox::Kit;
 use super::trace;
 use super::{ConformError, Expected, Format, Outcome, case, generate};
@@ -197,14 +197,84 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-impl Shared<'_> {
+fn inner<T>(m: Mutex<T>) -> T {
+    m.into_inner()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl<'o> Shared<'o> {
+    /// Ready to make cases, once how the program takes `term` alone is
+    /// known: every prefix tried ends with it.
+    fn new(opts: &'o FuzzOptions, kit: Option<&'o Kit>) -> Shared<'o> {
+        let start = Instant::now();
+        let term_only = Expected {
+            stdout: Vec::new(),
+            code: 1,
+        };
+        let term_ran = run_program(opts, kit, &term_only, b"term\n", opts.timeout);
+        Shared {
+            opts,
+            kit,
+            start,
+            deadline: match opts.limit {
+                Limit::Time(t) => start.checked_add(t),
+                Limit::Cases(_) => None,
+            },
+            term: TermCheck::of(&term_ran),
+            next: AtomicU64::new(0),
+            groups: Mutex::new(BTreeMap::new()),
+            flaky: Mutex::new(BTreeMap::new()),
+            cannot_start: Mutex::new(match &term_ran.end {
+                End::CannotStart(why) => Some(why.clone()),
+                _ => None,
+            }),
+            printed: AtomicBool::new(!term_ran.stdout.is_empty()),
+            expected_output: AtomicBool::new(false),
+            ends: Mutex::new(Ends::default()),
+        }
+    }
+
+    /// What the cases found, before shrinking: the result so far, and
+    /// the groups of disagreements to shrink.
+    fn into_groups(self, program: String, cases: u64) -> (Fuzzed, Vec<Grouped>) {
+        let (opts, kit, deadline) = (self.opts, self.kit, self.deadline);
+        let flaky: BTreeMap<u64, Vec<u8>> = inner(self.flaky);
+        let mut groups: Vec<Grouped> = inner(self.groups).into_values().collect();
+        // A program that prints nothing at all fails every reply, but has
+        // one thing to fix: it is one finding, not one a clause.
+        if !groups.is_empty() && !self.printed.into_inner() && self.expected_output.into_inner() {
+            groups = vec![silent(opts, kit, cases, inner(self.ends), deadline)];
+        }
+        let fuzzed = Fuzzed {
+            program,
+            seed: opts.seed,
+            cases,
+            cannot_start: inner(self.cannot_start),
+            not_reproducible: flaky
+                .iter()
+                .map(|(&case, input)| Flaky {
+                    case,
+                    example: report::escape_keeping_newlines(input),
+                })
+                .collect(),
+            out: opts.out_dir.to_string_lossy().into_owned(),
+            ..Fuzzed::default()
+        };
+        (fuzzed, groups)
+    }
+
     /// Whether case `index` is to be made.
     fn go_on(&self, index: u64) -> bool {
         match self.opts.limit {
             Limit::Cases(n) => index < n,
             Limit::Time(t) => {
+                // The first case runs however late its worker starts: on a
+                // loaded machine the threads may start after a short time
+                // is up, and a run that checked nothing proves nothing.
                 let elapsed = self.start.elapsed();
-                elapsed < t.mul_f64(MAKING_SHARE) || (elapsed < t && lock(&self.groups).is_empty())
+                index == 0
+                    || elapsed < t.mul_f64(MAKING_SHARE)
+                    || (elapsed < t && lock(&self.groups).is_empty())
             }
         }
     }
@@ -331,119 +401,20 @@ pub fn run(
     let text = opts.format == Format::Text;
     let shown = report::shown_command(&opts.program);
     if text {
-        writeln!(
-            out,
-            "fuzzing {shown} with seed {}{}",
-            opts.seed,
-            if opts.assignment_only {
-                ", the assignment's rules only"
-            } else {
-                ""
-            }
-        )?;
-        out.flush()?;
+        text::fuzz_start(out, &shown, opts.seed, opts.assignment_only)?;
     }
-    let start = Instant::now();
-    let deadline = match opts.limit {
-        Limit::Time(t) => start.checked_add(t),
-        Limit::Cases(_) => None,
-    };
-    // Every prefix tried ends with `term`: how the program takes it alone
-    // is learnt first.
-    let term_only = Expected {
-        stdout: Vec::new(),
-        code: 1,
-    };
-    let term_ran = run_program(opts, kit, &term_only, b"term\n", opts.timeout);
-    let shared = Shared {
-        opts,
-        kit,
-        start,
-        deadline,
-        term: TermCheck::of(&term_ran),
-        next: AtomicU64::new(0),
-        groups: Mutex::new(BTreeMap::new()),
-        flaky: Mutex::new(BTreeMap::new()),
-        cannot_start: Mutex::new(match &term_ran.end {
-            End::CannotStart(why) => Some(why.clone()),
-            _ => None,
-        }),
-        printed: AtomicBool::new(!term_ran.stdout.is_empty()),
-        expected_output: AtomicBool::new(false),
-        ends: Mutex::new(Ends::default()),
-    };
-    let mut spent = Spent::default();
-    let count = workers(opts);
-    if lock(&shared.cannot_start).is_none() {
-        thread::scope(|scope| {
-            let workers: Vec<_> = (0..count)
-                .map(|_| scope.spawn(|| worker(&shared)))
-                .collect();
-            for w in workers {
-                if let Ok(s) = w.join() {
-                    spent.add(s);
-                }
-            }
-        });
-    }
-    let made = start.elapsed();
-    let busy = (spent.generating + spent.reference + spent.program)
-        .as_secs_f64()
-        .max(1e-9);
-    let percent = |d: Duration| 100.0 * d.as_secs_f64() / busy;
-    let rate = format!(
-        "{} cases in {:.1} s: {:.0} cases/s on {} workers (of their time: generating {:.1}%, reference {:.1}%, program {:.1}%)",
-        spent.cases,
-        made.as_secs_f64(),
-        spent.cases as f64 / made.as_secs_f64().max(1e-9),
-        count,
-        percent(spent.generating),
-        percent(spent.reference),
-        percent(spent.program),
-    );
+    let shared = Shared::new(opts, kit);
+    let workers = workers(opts);
+    let spent = make_cases(&shared, workers);
     if text {
-        writeln!(out, "{rate}")?;
+        let parts = [spent.generating, spent.reference, spent.program];
+        text::fuzz_rate(out, spent.cases, shared.start.elapsed(), workers, parts)?;
     }
-    let Shared {
-        groups,
-        flaky,
-        cannot_start,
-        printed,
-        expected_output,
-        ends,
-        term,
-        ..
-    } = shared;
-    let flaky = flaky.into_inner().unwrap_or_else(|p| p.into_inner());
-    let ends = ends.into_inner().unwrap_or_else(|p| p.into_inner());
-    let mut groups: Vec<Grouped> = groups
-        .into_inner()
-        .unwrap_or_else(|p| p.into_inner())
-        .into_values()
-        .collect();
-    let mut fuzzed = Fuzzed {
-        program: shown,
-        seed: opts.seed,
-        cases: spent.cases,
-        cannot_start: cannot_start.into_inner().unwrap_or_else(|p| p.into_inner()),
-        not_reproducible: flaky
-            .iter()
-            .map(|(&case, input)| Flaky {
-                case,
-                example: report::escape_keeping_newlines(input),
-            })
-            .collect(),
-        out: opts.out_dir.to_string_lossy().into_owned(),
-        ..Fuzzed::default()
-    };
-    if fuzzed.cannot_start.is_some() || spent.cases == 0 {
+    let (start, deadline, term) = (shared.start, shared.deadline, shared.term);
+    let (mut fuzzed, groups) = shared.into_groups(shown, spent.cases);
+    if fuzzed.cannot_start.is_some() || fuzzed.cases == 0 {
         fuzzed.seconds = start.elapsed().as_secs_f64();
         return Ok(fuzzed);
-    }
-    // A program that prints nothing at all fails every reply, but has one
-    // thing to fix: it is one finding, not one a clause.
-    if !groups.is_empty() && !printed.into_inner() && expected_output.into_inner() {
-        groups = vec![silent(opts, kit, spent.cases, ends, deadline)];
     }
     if text && !groups.is_empty() {
         writeln!(
@@ -477,6 +448,25 @@ pub fn run(
     fuzzed.groups = fuzzed.findings.len();
     fuzzed.seconds = start.elapsed().as_secs_f64();
     Ok(fuzzed)
+}
+
+/// Makes and runs the cases on `workers` threads, until the options say
+/// to stop or the program cannot start; what their time went to.
+fn make_cases(shared: &Shared, workers: usize) -> Spent {
+    let mut spent = Spent::default();
+    if lock(&shared.cannot_start).is_none() {
+        thread::scope(|scope| {
+            let workers: Vec<_> = (0..workers)
+                .map(|_| scope.spawn(|| worker(shared)))
+                .collect();
+            for w in workers {
+                if let Ok(s) = w.join() {
+                    spent.add(s);
+                }
+            }
+        });
+    }
+    spent
 }
 
 fn worker(shared: &Shared) -> Spent {
@@ -633,6 +623,74 @@ fn shrink_group(
     deadline: Option<Instant>,
 ) -> FuzzFinding {
     let started = Instant::now();
+    let (shrunk, finding) = shrink_example(opts, kit, term, group, deadline);
+    let lines = |b: &[u8]| b.split_inclusive(|&c| c == b'\n').count();
+    let from = &group.finding.example;
+    let input = finding.example.clone();
+    let summary = model::Shrunk {
+        from_lines: lines(from),
+        from_bytes: from.len(),
+        lines: lines(&input),
+        bytes: input.len(),
+        runs: shrunk.tests,
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    let expected = expected_of(&input);
+    let clause = match group.finding.group {
+        Group::WinMissed => missed_win_clause(&group.common),
+        Group::Whitespace => whitespace_clause(&group.common),
+        Group::Clause(_) => finding.clause,
+    };
+    FuzzFinding {
+        clause,
+        kind: clause.kind(),
+        title: clause.title(),
+        failure: finding.class,
+        cause: finding.cause,
+        cases: group.count,
+        first_case: group.index,
+        example: report::escape_keeping_newlines(&input),
+        detail: differs(finding.class, &expected, &finding.ran),
+        file: String::new(),
+        shrink_cut_short: shrunk.cut_short,
+        differs: report::summary(&expected, &finding.ran),
+        shared: shared_scenarios(group),
+        shrunk: summary,
+        input,
+    }
+}
+
+/// What every case of a group that gathers cases by what they were like
+/// (missed wins, whitespace) shared, in words, in the order the trace met
+/// them, as the example shows them; nothing for other groups.
+fn shared_scenarios(group: &Grouped) -> Vec<&'static str> {
+    if !matches!(group.finding.group, Group::WinMissed | Group::Whitespace) {
+        return Vec::new();
+    }
+    // The wins' and the `Invalid!` lines' own scenarios, each a run of
+    // the table.
+    let own = |s: &Scenario| {
+        (Scenario::WinRow..=Scenario::Win361stStone).contains(s)
+            || (Scenario::InvalidEmpty..=Scenario::InvalidUnknown).contains(s)
+    };
+    group
+        .common
+        .iter()
+        .filter(|s| own(s))
+        .map(|s| s.what())
+        .collect()
+}
+
+/// Shrinks the group's example while it fails the same way: by line
+/// before a final `term` when a line is to blame, else as a whole input;
+/// the shrinking's account, and the finding of the smallest example.
+fn shrink_example(
+    opts: &FuzzOptions,
+    kit: Option<&Kit>,
+    term: TermCheck,
+    group: &Grouped,
+    deadline: Option<Instant>,
+) -> (super::shrink::Shrunk, Finding) {
     let target = (group.finding.group, group.finding.class);
     let found: Mutex<BTreeMap<Vec<u8>, Finding>> = Mutex::new(BTreeMap::new());
     let run = |input: &[u8], expected: &Expected, timeout: Duration| {
@@ -648,129 +706,69 @@ fn shrink_group(
     };
     let by_line = group.finding.line.is_some() && group.finding.example.ends_with(b"term\n");
     let clause_of = group.finding.clause;
-    let shrunk =
-        if group.finding.group == Group::Clause(Clause::CmdWho) && group.finding.line.is_none() {
-            // The one finding of a silent program: its example is one line.
-            super::shrink::Shrunk {
-                input: group.finding.example.clone(),
-                tests: 0,
-                cut_short: false,
+    let silent = group.finding.group == Group::Clause(Clause::CmdWho);
+    let shrunk = if silent && group.finding.line.is_none() {
+        // The one finding of a silent program: its example is one line.
+        super::shrink::Shrunk {
+            input: group.finding.example.clone(),
+            tests: 0,
+            cut_short: false,
+        }
+    } else if by_line {
+        let example = &group.finding.example;
+        let body = &example[..example.len() - b"term\n".len()];
+        let fails = |candidate: &[u8]| {
+            if opts.assignment_only && !generate::is_assignment_only_body(candidate) {
+                return false;
             }
-        } else if by_line {
-            let example = &group.finding.example;
-            let body = &example[..example.len() - b"term\n".len()];
-            let fails = |candidate: &[u8]| {
-                if opts.assignment_only && !generate::is_assignment_only_body(candidate) {
-                    return false;
+            match diagnose::last_line_finding(candidate, &prober) {
+                Some(f) if (f.group, f.class) == target => {
+                    lock(&found).insert(candidate.to_vec(), f);
+                    true
                 }
-                match diagnose::last_line_finding(candidate, &prober) {
-                    Some(f) if (f.group, f.class) == target => {
-                        lock(&found).insert(candidate.to_vec(), f);
-                        true
-                    }
-                    _ => false,
-                }
-            };
-            super::shrink::shrink(body, fails, opts.jobs, opts.shrink_budget, deadline)
-        } else {
-            let fails = |candidate: &[u8]| {
-                let trace = trace::trace(candidate);
-                if !can_show(candidate, &trace, clause_of) {
-                    return false;
-                }
-                if opts.assignment_only && !generate::is_assignment_only(candidate) {
-                    return false;
-                }
-                let expected = Expected {
-                    stdout: trace.stdout.clone(),
-                    code: trace.code,
-                };
-                if deadline.is_some_and(|d| Instant::now() >= d) {
-                    return false;
-                }
-                let ran = run_program(opts, kit, &expected, candidate, opts.timeout);
-                if report::compare(&expected, &ran).is_none() {
-                    return false;
-                }
-                let f = diagnose::end_finding(candidate, &trace, &ran);
-                if (f.group, f.class) != target {
-                    return false;
-                }
-                lock(&found).insert(candidate.to_vec(), f);
-                true
-            };
-            super::shrink::shrink(
-                &group.finding.example,
-                fails,
-                opts.jobs,
-                opts.shrink_budget,
-                deadline,
-            )
+                _ => false,
+            }
         };
-    let found = found.into_inner().unwrap_or_else(|p| p.into_inner());
-    let mut finding = group.finding.clone();
-    let mut input = finding.example.clone();
-    if let Some(f) = found.get(&shrunk.input) {
-        input = f.example.clone();
-        finding = f.clone();
-    }
-    let expected = expected_of(&input);
-    let clause = match group.finding.group {
-        Group::WinMissed => missed_win_clause(&group.common),
-        Group::Whitespace => whitespace_clause(&group.common),
-        Group::Clause(_) => finding.clause,
-    };
-    let shared = if matches!(group.finding.group, Group::WinMissed | Group::Whitespace) {
-        // What every case of a shared group was like, in words.
-        // In the order the trace met them, as the example shows them.
-        group
-            .common
-            .iter()
-            .filter(|s| {
-                use Clause::*;
-                // The wins' and the `Invalid!` lines' own scenarios.
-                let shown = [
-                    WinLine,
-                    WinOverline,
-                    TieWinFirst,
-                    CmdInvalid,
-                    CmdExact,
-                    Ws,
-                    LineSplit,
-                ];
-                shown.contains(&s.clause())
-            })
-            .map(|s| s.what())
-            .collect()
+        super::shrink::shrink(body, fails, opts.jobs, opts.shrink_budget, deadline)
     } else {
-        Vec::new()
+        let fails = |candidate: &[u8]| {
+            let trace = trace::trace(candidate);
+            if !can_show(candidate, &trace, clause_of) {
+                return false;
+            }
+            if opts.assignment_only && !generate::is_assignment_only(candidate) {
+                return false;
+            }
+            let expected = Expected {
+                stdout: trace.stdout.clone(),
+                code: trace.code,
+            };
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return false;
+            }
+            let ran = run_program(opts, kit, &expected, candidate, opts.timeout);
+            if report::compare(&expected, &ran).is_none() {
+                return false;
+            }
+            let f = diagnose::end_finding(candidate, &trace, &ran);
+            if (f.group, f.class) != target {
+                return false;
+            }
+            lock(&found).insert(candidate.to_vec(), f);
+            true
+        };
+        super::shrink::shrink(
+            &group.finding.example,
+            fails,
+            opts.jobs,
+            opts.shrink_budget,
+            deadline,
+        )
     };
-    let lines = |b: &[u8]| b.split_inclusive(|&c| c == b'\n').count();
-    let from = &group.finding.example;
-    FuzzFinding {
-        clause,
-        kind: clause.kind(),
-        title: clause.title(),
-        failure: finding.class,
-        cause: finding.cause,
-        cases: group.count,
-        first_case: group.index,
-        example: report::escape_keeping_newlines(&input),
-        detail: differs(finding.class, &expected, &finding.ran),
-        file: String::new(),
-        shrink_cut_short: shrunk.cut_short,
-        differs: report::summary(&expected, &finding.ran),
-        shared,
-        shrunk: model::Shrunk {
-            from_lines: lines(from),
-            from_bytes: from.len(),
-            lines: lines(&input),
-            bytes: input.len(),
-            runs: shrunk.tests,
-            seconds: started.elapsed().as_secs_f64(),
-        },
-        input,
-    }
+    let finding = inner(found)
+        .remove(&shrunk.input)
+        .unwrap_or_else(|| group.finding.clone());
+    (shrunk, finding)
 }
 
 /// What the reference does with `input`.
@@ -804,7 +802,7 @@ fn run_program(
     input: &[u8],
     timeout: Duration,
 ) -> Ran {
-    let limits = Limits {
+    let limits = Budget {
         timeout,
         cap: expected
             .stdout

@@ -27,6 +27,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+#[cfg(target_os = "linux")]
+use rustix::fd::OwnedFd;
+
 use super::sandbox::{self, Contain, Overrun, Status};
 
 /// The launcher's own exit code when it cannot make sense of its
@@ -59,13 +62,11 @@ pub fn arguments(
     for n in [c.memory, c.cpu, c.processes, c.file_size, c.open_files] {
         args.push(n.to_string().into());
     }
-    match user {
-        Some((uid, gid)) => {
-            args.push(uid.to_string().into());
-            args.push(gid.to_string().into());
-        }
-        None => args.extend(["-".into(), "-".into()]),
-    }
+    let ids = user.map(|(uid, gid)| [uid.to_string(), gid.to_string()]);
+    args.extend(
+        ids.unwrap_or_else(|| ["-".into(), "-".into()])
+            .map(OsString::from),
+    );
     args.push(
         kit.bwrap
             .as_ref()
@@ -107,107 +108,144 @@ pub fn main(args: &[OsString]) -> u8 {
         return BAD_LAUNCH;
     };
     let parent = parent_id();
-    let status = contain(&launch);
-    if status == Status::Stopped {
-        // The kit is gone (it never stops a launcher otherwise): no one
-        // will read the status or remove the run's folder.
-        if let Some(run) = launch.scratch.parent() {
-            let _ = std::fs::remove_dir_all(run);
-        }
-        return 1;
+    let status = contain(&launch).unwrap_or_else(|early| early);
+    // Stopped, the kit is gone (it never stops a launcher otherwise): no
+    // one will read the status. If it cannot be written the kit says it
+    // cannot tell.
+    if status != Status::Stopped {
+        let _ = std::fs::write(&launch.status, status.line() + "\n");
     }
-    // If the status cannot be written the kit says it cannot tell.
-    let _ = std::fs::write(&launch.status, status.line() + "\n");
-    // The kit died as the run ended, before it could remove the run's
-    // folder: nothing will read it.
-    if kit_gone(parent) {
+    // The kit is gone, or died as the run ended, before it could remove
+    // the run's folder: nothing will read it.
+    if status == Status::Stopped || kit_gone(parent) {
         if let Some(run) = launch.scratch.parent() {
             let _ = std::fs::remove_dir_all(run);
         }
     }
+    exit_code(&status)
+}
+
+/// The launcher's exit code (and the inner launcher's): the program's
+/// own, or 1.
+fn exit_code(status: &Status) -> u8 {
     match status {
-        Status::Code(code) => u8::try_from(code).unwrap_or(1),
+        Status::Code(code) => u8::try_from(*code).unwrap_or(1),
         _ => 1,
     }
 }
 
+/// The program `name` could not be started: for want of processes or
+/// memory, the machine's state, not the program's.
+fn not_started(name: &str, e: &std::io::Error) -> Status {
+    let why = format!("{name}: {e}");
+    if sandbox::exhausted(e) {
+        Status::Unstarted(why)
+    } else {
+        Status::CannotStart(why)
+    }
+}
+
+/// Runs the program contained, and watches it: how it ended (`Err`:
+/// before it began).
 #[cfg(target_os = "linux")]
-fn contain(launch: &Launch) -> Status {
-    use rustix::process::{Resource, Rlimit, Signal, getpid, setrlimit};
-    let stop = Arc::new(AtomicBool::new(false));
-    for signal in [
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGINT,
-        signal_hook::consts::SIGHUP,
-    ] {
-        if signal_hook::flag::register(signal, Arc::clone(&stop)).is_err() {
-            return Status::CannotStart("cannot handle signals".to_owned());
-        }
-    }
-    // Whatever kills the kit, the launcher hears of it, and kills the
-    // program's processes before it goes.
-    let _ = rustix::process::set_parent_process_death_signal(Some(Signal::TERM));
-    if rustix::process::getppid().is_none_or(|p| p.as_raw_nonzero().get() == 1) {
-        return Status::Stopped;
-    }
-    let _ = rustix::process::set_child_subreaper(Some(getpid()));
+fn contain(launch: &Launch) -> Result<Status, Status> {
+    let stop = stop_on_signals()?;
+    adopt()?;
     // In the box the program's parent is this program again, which alone
     // sees how it ended (bwrap gives a signal on as 128 and its number,
     // as a program could exit). Prepared before the limits: a copy of
     // this program may be larger than the file size a program may write.
-    let inner = match &launch.bwrap {
-        Some(_) => match Inner::prepare(launch) {
-            Ok(inner) => Some(inner),
-            Err(e) => return Status::Unstarted(format!("cannot prepare the box: {e}")),
-        },
-        None => None,
-    };
+    let boxed = launch.bwrap.is_some();
+    let inner = boxed
+        .then(|| Inner::prepare(launch))
+        .transpose()
+        .map_err(|e| Status::Unstarted(format!("cannot prepare the box: {e}")))?;
+    set_limits(launch)?;
+    // bwrap says on this pipe, once the program's process is made, that it
+    // is: without that line the box was never made, and the failure is
+    // the kit's, not the program's. The program does not get the pipe.
+    let told = boxed
+        .then(status_pipe)
+        .transpose()
+        .map_err(|e| Status::Unstarted(format!("cannot make a pipe for bwrap: {e}")))?;
+    let write = told.as_ref().map(|(_, write)| write);
+    let mut child = spawn(launch, write, inner.as_ref())?;
+    let told = told.map(|(read, _write)| read);
+    let me = std::process::id();
+    let status = watch(launch, &mut child, me, &stop);
+    kill_all(me, &mut child);
+    Ok(verdict(status, told.as_ref(), inner.as_ref(), launch))
+}
+
+/// The flag SIGTERM, SIGINT and SIGHUP set: the launcher is to stop.
+#[cfg(target_os = "linux")]
+fn stop_on_signals() -> Result<Arc<AtomicBool>, Status> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [SIGTERM, SIGINT, SIGHUP] {
+        signal_hook::flag::register(signal, Arc::clone(&stop))
+            .map_err(|_| Status::CannotStart("cannot handle signals".to_owned()))?;
+    }
+    Ok(stop)
+}
+
+/// Ties the launcher to the kit and makes it the subreaper of what it
+/// starts; [`Status::Stopped`] if the kit is already gone.
+#[cfg(target_os = "linux")]
+fn adopt() -> Result<(), Status> {
+    use rustix::process::{Signal, getpid, getppid};
+    // Whatever kills the kit, the launcher hears of it, and kills the
+    // program's processes before it goes.
+    let _ = rustix::process::set_parent_process_death_signal(Some(Signal::TERM));
+    if getppid().is_none_or(|p| p.as_raw_nonzero().get() == 1) {
+        return Err(Status::Stopped);
+    }
+    let _ = rustix::process::set_child_subreaper(Some(getpid()));
+    Ok(())
+}
+
+/// Sets the system's limits on the launcher, which the program inherits.
+#[cfg(target_os = "linux")]
+fn set_limits(launch: &Launch) -> Result<(), Status> {
+    use rustix::process::{Resource, Rlimit, setrlimit};
     let c = &launch.contain;
     let exact = |n: u64| Rlimit {
         current: Some(n),
         maximum: Some(n),
     };
+    // SIGXCPU at the limit, SIGKILL a second later.
+    let cpu = Rlimit {
+        current: Some(c.cpu),
+        maximum: Some(c.cpu + 1),
+    };
     let mut limits = vec![
-        // SIGXCPU at the limit, SIGKILL a second later.
-        (
-            Resource::Cpu,
-            Rlimit {
-                current: Some(c.cpu),
-                maximum: Some(c.cpu + 1),
-            },
-        ),
+        (Resource::Cpu, cpu),
         (Resource::Fsize, exact(c.file_size)),
         (Resource::Nofile, exact(c.open_files)),
         (Resource::Core, exact(0)),
     ];
     // The number of processes is counted per user, threads included: a
     // run with a user of its own is bounded by it alone, so the bound
-    // holds whatever the other runs do. The count below is what reports
-    // (a program may have threads); this is the backstop against a fork
-    // bomb faster than the count, with room for the helpers.
+    // holds whatever the other runs do. The count in [`watch`] is what
+    // reports (a program may have threads); this is the backstop against
+    // a fork bomb faster than the count, with room for the helpers.
     if launch.user.is_some() {
-        limits.push((
-            Resource::Nproc,
-            exact(c.processes.saturating_mul(2) + HELPERS),
-        ));
+        let most = c.processes.saturating_mul(2) + HELPERS;
+        limits.push((Resource::Nproc, exact(most)));
     }
     for (resource, limit) in limits {
-        if let Err(e) = setrlimit(resource, limit) {
-            return Status::CannotStart(format!("cannot limit {resource:?}: {e}"));
-        }
+        setrlimit(resource, limit)
+            .map_err(|e| Status::CannotStart(format!("cannot limit {resource:?}: {e}")))?;
     }
-    // bwrap says on this pipe, once the program's process is made, that it
-    // is: without that line the box was never made, and the failure is
-    // the kit's, not the program's. The program does not get the pipe.
-    let told = match &launch.bwrap {
-        Some(_) => match status_pipe() {
-            Ok(pipe) => Some(pipe),
-            Err(e) => return Status::Unstarted(format!("cannot make a pipe for bwrap: {e}")),
-        },
-        None => None,
-    };
-    let mut command = match (&launch.bwrap, &told, &inner) {
-        (Some(bwrap), Some((_, write)), Some(inner)) => {
+    Ok(())
+}
+
+/// Starts the program, as the run's user: under bwrap, in the box, with
+/// the inner launcher as its parent and `told` for bwrap's word.
+#[cfg(target_os = "linux")]
+fn spawn(launch: &Launch, told: Option<&OwnedFd>, inner: Option<&Inner>) -> Result<Child, Status> {
+    let mut command = match (&launch.bwrap, told, inner) {
+        (Some(bwrap), Some(write), Some(inner)) => {
             let mut command = Command::new(bwrap);
             command
                 .args(sandbox::box_args(Some(&launch.scratch), &launch.program))
@@ -219,13 +257,13 @@ fn contain(launch: &Launch) -> Status {
                 .arg("--")
                 .arg(Path::new(INNER_DIR).join(INNER_EXE))
                 .arg(sandbox::INNER)
-                .arg("--");
-            command.args(&launch.program);
+                .arg("--")
+                .args(&launch.program);
             command
         }
         _ => {
             let Some((program, args)) = launch.program.split_first() else {
-                return Status::CannotStart("no program given".to_owned());
+                return Err(Status::CannotStart("no program given".to_owned()));
             };
             let mut command = Command::new(program);
             command.args(args);
@@ -236,88 +274,88 @@ fn contain(launch: &Launch) -> Status {
         std::os::unix::process::CommandExt::uid(&mut command, uid);
         std::os::unix::process::CommandExt::gid(&mut command, gid);
     }
-    let mut child = match command.spawn() {
-        Ok(child) => child,
-        Err(e) => {
-            let name = launch
-                .program
-                .first()
-                .map(|p| p.to_string_lossy().into_owned());
-            let why = format!("{}: {e}", name.unwrap_or_default());
-            // Out of processes or memory: the machine's state, not the
-            // program's.
-            return if sandbox::exhausted(&e) {
-                Status::Unstarted(why)
-            } else {
-                Status::CannotStart(why)
-            };
-        }
-    };
-    let told = told.map(|(read, _write)| read);
+    command.spawn().map_err(|e| {
+        let name = launch.program.first().map(|p| p.to_string_lossy());
+        not_started(&name.unwrap_or_default(), &e)
+    })
+}
+
+/// Watches the program's processes until it ends, goes over a limit or
+/// the launcher is told to stop (`stop`): how it went.
+#[cfg(target_os = "linux")]
+fn watch(launch: &Launch, child: &mut Child, me: u32, stop: &AtomicBool) -> Status {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    use rustix::process::{Pid, PidfdFlags, pidfd_open};
+    let c = &launch.contain;
     // bwrap's own two processes (its monitor and the namespace's init)
     // and the inner launcher are not the program's.
     let helpers = if launch.bwrap.is_some() { HELPERS } else { 0 };
-    let me = std::process::id();
     let mut looks = 0u32;
     // Most programs under test answer in a millisecond: their end is
     // awaited as an event (a pidfd that becomes readable), the looks come
     // between; where there is no pidfd, they come soon after the start,
     // then ever further apart, up to WATCH.
-    let pidfd = i32::try_from(child.id())
-        .ok()
-        .and_then(rustix::process::Pid::from_raw)
-        .and_then(|pid| {
-            rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok()
-        });
+    let pid = i32::try_from(child.id()).ok().and_then(Pid::from_raw);
+    let pidfd = pid.and_then(|pid| pidfd_open(pid, PidfdFlags::empty()).ok());
     let mut pause = Duration::from_micros(100);
-    let status = loop {
+    loop {
         match child.try_wait() {
-            Ok(Some(status)) => break ended(status, c),
+            Ok(Some(status)) => return ended(status, c),
             Ok(None) => {}
-            Err(e) => break Status::CannotStart(format!("cannot wait for it: {e}")),
+            Err(e) => return Status::CannotStart(format!("cannot wait for it: {e}")),
         }
         if stop.load(Ordering::SeqCst) {
-            break Status::Stopped;
+            return Status::Stopped;
         }
         let tree = alive(&descendants(me));
         let memory: u64 = tree.iter().map(|(_, rss)| rss).sum();
         if memory > c.memory {
-            break Status::Over(Overrun::Memory(c.memory));
+            return Status::Over(Overrun::Memory(c.memory));
         }
         if (tree.len() as u64).saturating_sub(helpers) > c.processes {
-            break Status::Over(Overrun::Processes(c.processes));
+            return Status::Over(Overrun::Processes(c.processes));
         }
         // Counting open files costs a folder read a process: a tenth as
         // often.
         looks += 1;
         if looks % 10 == 0 && tree.iter().any(|(pid, _)| open_files(*pid) >= c.open_files) {
-            break Status::Over(Overrun::OpenFiles(c.open_files));
+            return Status::Over(Overrun::OpenFiles(c.open_files));
         }
         reap_others(me, child.id());
         match &pidfd {
             Some(fd) => {
-                let mut fds = [rustix::event::PollFd::new(fd, rustix::event::PollFlags::IN)];
-                let watch = rustix::event::Timespec {
+                let watch = Timespec {
                     tv_sec: 0,
                     tv_nsec: sandbox::WATCH.subsec_nanos().into(),
                 };
-                let _ = rustix::event::poll(&mut fds, Some(&watch));
+                let _ = poll(&mut [PollFd::new(fd, PollFlags::IN)], Some(&watch));
             }
             None => {
                 std::thread::sleep(pause);
                 pause = (pause * 2).min(sandbox::WATCH);
             }
         }
-    };
-    kill_all(me, &mut child);
-    match (status, told, inner) {
-        (status @ (Status::Stopped | Status::Over(_)), _, _) | (status, None, _) => status,
-        (_, Some(read), _) if !began(&read) => {
+    }
+}
+
+/// How the program ended, from what [`watch`] saw (`status`, bwrap's
+/// under bwrap), whether bwrap said it began (on `told`) and what the
+/// inner launcher said.
+#[cfg(target_os = "linux")]
+fn verdict(
+    status: Status,
+    told: Option<&OwnedFd>,
+    inner: Option<&Inner>,
+    launch: &Launch,
+) -> Status {
+    match (status, told) {
+        (status @ (Status::Stopped | Status::Over(_)), _) | (status, None) => status,
+        (_, Some(read)) if !began(read) => {
             Status::Unstarted("bwrap could not make the box".to_owned())
         }
-        (status, _, inner) => match inner.and_then(|i| i.said()) {
+        (status, _) => match inner.and_then(Inner::said) {
             Some(Status::Signal(signal)) => {
-                over_by_signal(signal, c).unwrap_or(Status::Signal(signal))
+                over_by_signal(signal, &launch.contain).unwrap_or(Status::Signal(signal))
             }
             Some(said) => said,
             // The inner launcher said nothing: bwrap's own word, taken as
@@ -347,7 +385,7 @@ const INNER_FIFO: &str = "status";
 struct Inner {
     dir: PathBuf,
     /// The read end of the named pipe, opened before the box exists.
-    said: rustix::fd::OwnedFd,
+    said: OwnedFd,
 }
 
 #[cfg(target_os = "linux")]
@@ -382,14 +420,7 @@ impl Inner {
 
     /// What the inner launcher said, if it said anything.
     fn said(&self) -> Option<Status> {
-        let mut said = Vec::new();
-        let mut chunk = [0u8; 256];
-        while let Ok(n) = rustix::io::read(&self.said, &mut chunk) {
-            if n == 0 || said.len() > 1 << 12 {
-                break;
-            }
-            said.extend_from_slice(&chunk[..n]);
-        }
+        let said = read_some(&self.said, 1 << 12);
         Status::parse(std::str::from_utf8(&said).ok()?.lines().next()?)
     }
 }
@@ -414,10 +445,7 @@ pub fn inner(args: &[OsString]) -> u8 {
     };
     let mut say = |status: Status| {
         let _ = std::io::Write::write_all(&mut said, (status.line() + "\n").as_bytes());
-        match status {
-            Status::Code(code) => u8::try_from(code).unwrap_or(1),
-            _ => 1,
-        }
+        exit_code(&status)
     };
     let hidden = std::fs::remove_file(dir.join(INNER_FIFO))
         .and_then(|()| std::fs::remove_file(dir.join(INNER_EXE)))
@@ -429,14 +457,10 @@ pub fn inner(args: &[OsString]) -> u8 {
         return say(Status::CannotStart("no program given".to_owned()));
     };
     let child = Command::new(name).args(rest).spawn();
-    let status = match child.and_then(|mut child| child.wait()) {
-        Ok(status) => exact(status),
-        Err(e) if sandbox::exhausted(&e) => {
-            Status::Unstarted(format!("{}: {e}", name.to_string_lossy()))
-        }
-        Err(e) => Status::CannotStart(format!("{}: {e}", name.to_string_lossy())),
-    };
-    say(status)
+    match child.and_then(|mut child| child.wait()) {
+        Ok(status) => say(exact(status)),
+        Err(e) => say(not_started(&name.to_string_lossy(), &e)),
+    }
 }
 
 /// No other process of this user may read this one's memory, files or
@@ -480,7 +504,7 @@ fn kit_gone(kit: Option<i32>) -> bool {
 /// A pipe whose write end a child inherits and whose read end it does
 /// not.
 #[cfg(target_os = "linux")]
-fn status_pipe() -> std::io::Result<(rustix::fd::OwnedFd, rustix::fd::OwnedFd)> {
+fn status_pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
     let (read, write) = rustix::pipe::pipe()?;
     rustix::io::fcntl_setfd(&read, rustix::io::FdFlags::CLOEXEC)?;
     rustix::io::ioctl_fionbio(&read, true)?;
@@ -490,26 +514,36 @@ fn status_pipe() -> std::io::Result<(rustix::fd::OwnedFd, rustix::fd::OwnedFd)> 
 /// Whether bwrap said, on the pipe `read`, that it made the program's
 /// process.
 #[cfg(target_os = "linux")]
-fn began(read: &rustix::fd::OwnedFd) -> bool {
+fn began(read: &OwnedFd) -> bool {
+    memchr::memmem::find(&read_some(read, 1 << 16), b"\"child-pid\"").is_some()
+}
+
+/// What can be read now from `fd` (not waiting: it does not block), up
+/// to a little over `most` bytes.
+#[cfg(target_os = "linux")]
+fn read_some(fd: &OwnedFd, most: usize) -> Vec<u8> {
     let mut said = Vec::new();
     let mut chunk = [0u8; 512];
-    while let Ok(n) = rustix::io::read(read, &mut chunk) {
-        if n == 0 || said.len() > 1 << 16 {
+    while let Ok(n) = rustix::io::read(fd, &mut chunk) {
+        if n == 0 || said.len() > most {
             break;
         }
         said.extend_from_slice(&chunk[..n]);
     }
-    memchr::memmem::find(&said, b"\"child-pid\"").is_some()
+    said
 }
 
 #[cfg(not(target_os = "linux"))]
-fn contain(launch: &Launch) -> Status {
+fn contain(launch: &Launch) -> Result<Status, Status> {
     let Some((program, args)) = launch.program.split_first() else {
-        return Status::CannotStart("no program given".to_owned());
+        return Err(Status::CannotStart("no program given".to_owned()));
     };
     match Command::new(program).args(args).status() {
-        Ok(status) => ended(status, &launch.contain),
-        Err(e) => Status::CannotStart(format!("{}: {e}", program.to_string_lossy())),
+        Ok(status) => Ok(ended(status, &launch.contain)),
+        Err(e) => Err(Status::CannotStart(format!(
+            "{}: {e}",
+            program.to_string_lossy()
+        ))),
     }
 }
 

@@ -137,11 +137,11 @@ pub const MAX_JOBS: usize = 256;
 /// How the reference reads a case's `.args` (the game's options). The
 /// command line that started the kit hands it in, so the kit runs games
 /// without knowing their options.
-pub type ReadArgs = fn(&[OsString]) -> Setup;
+pub type ReadArgs = fn(&[OsString]) -> Invocation;
 
 /// What the reference is asked to do with a case's input.
 #[derive(Debug)]
-pub enum Setup {
+pub enum Invocation {
     /// Play this game (boxed: a board is large beside the other variants).
     Play {
         /// The game, after any moves it starts with.
@@ -157,10 +157,10 @@ pub enum Setup {
     Refuse,
 }
 
-impl Setup {
+impl Invocation {
     /// The contract's game: no options.
-    pub fn contract() -> Setup {
-        Setup::Play {
+    pub fn contract() -> Invocation {
+        Invocation::Play {
             game: Box::new(Game::new(Rule::default())),
             settings: Settings::default(),
             cpu: None,
@@ -169,15 +169,15 @@ impl Setup {
 }
 
 /// Runs the reference in-process on `input`, as `setup` asks.
-pub fn reference(setup: Setup, input: &[u8]) -> Expected {
+pub fn reference(setup: Invocation, input: &[u8]) -> Expected {
     let (game, settings, cpu) = match setup {
-        Setup::Play {
+        Invocation::Play {
             game,
             settings,
             cpu,
         } => (*game, settings, cpu),
-        Setup::Print(text) => return text_only(text),
-        Setup::Refuse => {
+        Invocation::Print(text) => return text_only(text),
+        Invocation::Refuse => {
             return Expected {
                 stdout: Vec::new(),
                 code: 2,

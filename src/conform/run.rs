@@ -48,9 +48,9 @@ const STDERR_KEPT: usize = 4096;
 /// After a kill, how long to wait for the pipes to close.
 const GRACE: Duration = Duration::from_secs(1);
 
-/// What a run may use.
+/// What a run may use: its time and its output (the box sets the rest).
 #[derive(Clone, Copy, Debug)]
-pub struct Limits {
+pub struct Budget {
     /// Killed if still running after this long.
     pub timeout: Duration,
     /// Killed once it has written more than this many bytes on stdout.
@@ -132,7 +132,7 @@ pub fn run(
     command: &[OsString],
     extra: &[OsString],
     input: &[u8],
-    limits: Limits,
+    limits: Budget,
 ) -> Ran {
     run_as(kit, command, extra, input, limits, How::default()).0
 }
@@ -152,7 +152,7 @@ pub fn run_as(
     command: &[OsString],
     extra: &[OsString],
     input: &[u8],
-    limits: Limits,
+    limits: Budget,
     how: How<'_>,
 ) -> (Ran, Option<Vec<u8>>) {
     let mut pause = FIRST_PAUSE;
@@ -173,29 +173,52 @@ fn run_once(
     command: &[OsString],
     extra: &[OsString],
     input: &[u8],
-    limits: Limits,
+    limits: Budget,
     how: How<'_>,
 ) -> (Ran, Option<Vec<u8>>) {
     let start = Instant::now();
-    let cannot = |why: String| {
-        let ran = Ran {
-            stdout: Vec::new(),
-            stderr: Vec::new(),
-            end: End::CannotStart(why),
-            took: start.elapsed(),
-        };
-        (ran, None)
+    let ran = |stdout: Option<Vec<u8>>, stderr: Option<Vec<u8>>, end, took| Ran {
+        stdout: stdout.unwrap_or_default(),
+        stderr: stderr.unwrap_or_default(),
+        end,
+        took,
     };
+    let (room, mut child) = match spawn(kit, command, extra, how) {
+        Ok(started) => started,
+        Err(end) => return (ran(None, None, end, start.elapsed()), None),
+    };
+    let mut pipes = Pipes::start(&mut child, input, limits.cap);
+    let end = pipes.await_end(&mut child, limits, start, room.as_ref());
+    let took = start.elapsed();
+    // Whatever the program started dies with it, whether it exited or
+    // was killed: no process is left behind, and its pipes close.
+    kill(&mut child);
+    if kit.is_some() {
+        reap::hold();
+        reap::forget(child.id());
+        reap::sweep();
+    }
+    let read = take_files(room, how, kit);
+    let end = pipes.drain(end, limits.cap);
+    (ran(pipes.stdout, pipes.stderr, end, took), read)
+}
+
+/// Starts `command` with `extra` after it, as `how` says: contained in a
+/// room of its own when there is a `kit`, with its pipes and in a process
+/// group of its own. Or how it ended before it began.
+fn spawn<'k>(
+    kit: Option<&'k Kit>,
+    command: &[OsString],
+    extra: &[OsString],
+    how: How<'_>,
+) -> Result<(Option<Room<'k>>, Child), End> {
     let Some((program, args)) = command.split_first() else {
-        return cannot("no program given".to_owned());
+        return Err(End::CannotStart("no program given".to_owned()));
     };
-    let room = match kit.map(|kit| Room::new(kit, how.seed)) {
-        None => None,
-        Some(Ok(room)) => Some(room),
-        Some(Err(e)) => return cannot(format!("cannot make its scratch folder: {e}")),
-    };
+    let room = (kit.map(|kit| Room::new(kit, how.seed)).transpose())
+        .map_err(|e| End::CannotStart(format!("cannot make its scratch folder: {e}")))?;
     if let Some(why) = room.as_ref().and_then(|_| sandbox::cannot_start(program)) {
-        return cannot(why);
+        return Err(End::CannotStart(why));
     }
     let mut command = match &room {
         None => {
@@ -220,97 +243,29 @@ fn run_once(
         Some(_) => reap::spawn(&mut command),
         None => command.spawn(),
     };
-    let mut child = match spawned {
-        Ok(child) => child,
-        Err(e) => {
-            let (mut ran, read) = cannot(format!("{}: {e}", program.to_string_lossy()));
-            // Contained, what is started is the launcher, this program: no
-            // process or memory for it is the machine's state.
-            if room.is_some() && sandbox::exhausted(&e) {
-                if let End::CannotStart(why) = ran.end {
-                    ran.end = End::Unstarted(why);
-                }
-            }
-            return (ran, read);
+    let contained = room.is_some();
+    spawned.map(|child| (room, child)).map_err(|e| {
+        let why = format!("{}: {e}", program.to_string_lossy());
+        // Contained, what is started is the launcher, this program: no
+        // process or memory for it is the machine's state.
+        if contained && sandbox::exhausted(&e) {
+            End::Unstarted(why)
+        } else {
+            End::CannotStart(why)
         }
-    };
-    let events = start_pipes(&mut child, input, limits.cap);
-    // The options refuse timeouts this large; `None` (no deadline) only
-    // keeps an absurd one from panicking.
-    let deadline = start.checked_add(limits.timeout);
-    let (mut stdout, mut stderr) = (None, None);
-    // The run ends when the program exits, not when its stdout closes: a
-    // child it left behind may hold stdout open for as long as it likes.
-    let mut pause = Duration::from_micros(50);
-    let end = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break ended(status, room.as_ref()),
-            Ok(None) => {}
-            Err(e) => break End::CannotStart(format!("cannot wait for it: {e}")),
-        }
-        let now = Instant::now();
-        if deadline.is_some_and(|d| now >= d) {
-            break End::TimedOut(limits.timeout);
-        }
-        let wait = deadline.map_or(pause, |d| pause.min(d - now));
-        match events.recv_timeout(wait) {
-            Ok(Event::Stdout(bytes, true)) => {
-                stdout = Some(bytes);
-                break End::TooMuchOutput(limits.cap);
-            }
-            Ok(Event::Stdout(bytes, false)) => stdout = Some(bytes),
-            Ok(Event::Stderr(bytes)) => stderr = Some(bytes),
-            Err(RecvTimeoutError::Timeout) => pause = (pause * 2).min(Duration::from_millis(5)),
-            // Both readers are done: only the exit is awaited.
-            Err(RecvTimeoutError::Disconnected) => {
-                thread::sleep(wait);
-                pause = (pause * 2).min(Duration::from_millis(5));
-            }
-        }
-    };
-    let took = start.elapsed();
-    // Whatever the program started dies with it, whether it exited or
-    // was killed: no process is left behind, and its pipes close.
-    kill(&mut child);
-    if kit.is_some() {
-        reap::hold();
-        reap::forget(child.id());
-        reap::sweep();
-    }
-    let worked_in = room
-        .as_ref()
-        .map(|r| r.scratch.as_path())
-        .or(how.dir)
-        .or(how.seed);
+    })
+}
+
+/// Reads back and keeps the files `how` names in the run's working
+/// folder, then removes the `room`: the file read back.
+fn take_files(room: Option<Room<'_>>, how: How<'_>, kit: Option<&Kit>) -> Option<Vec<u8>> {
+    let scratch = room.as_ref().map(|r| r.scratch.as_path());
+    let worked_in = scratch.or(how.dir).or(how.seed);
     let read = how.read.and_then(|name| read_back(&worked_in?.join(name)));
     if let (Some((name, to)), Some(dir)) = (how.keep, worked_in) {
         keep(&dir.join(name), to, kit);
     }
-    drop(room);
-    let grace = Instant::now() + GRACE;
-    let mut end = end;
-    while stdout.is_none() || stderr.is_none() {
-        match events.recv_timeout(grace.saturating_duration_since(Instant::now())) {
-            Ok(Event::Stdout(bytes, cut)) => {
-                // Reaching the cap closes the pipe, and a program whose
-                // write then fails may exit before the loop above heard of
-                // the cap: it still wrote too much.
-                if cut && matches!(end, End::Code(_) | End::Signal(_)) {
-                    end = End::TooMuchOutput(limits.cap);
-                }
-                stdout = Some(bytes);
-            }
-            Ok(Event::Stderr(bytes)) => stderr = Some(bytes),
-            Err(_) => break,
-        }
-    }
-    let ran = Ran {
-        stdout: stdout.unwrap_or_default(),
-        stderr: stderr.unwrap_or_default(),
-        end,
-        took,
-    };
-    (ran, read)
+    read
 }
 
 /// The start of the plain file `path`, if it is one: the program that
@@ -554,30 +509,116 @@ impl Drop for Room<'_> {
     }
 }
 
-/// Starts the threads that feed stdin and drain stdout and stderr.
-fn start_pipes(child: &mut Child, input: &[u8], cap: usize) -> Receiver<Event> {
-    let (send, events) = mpsc::channel();
-    if let Some(mut stdin) = child.stdin.take() {
-        let input: Arc<[u8]> = Arc::from(input);
-        thread::spawn(move || {
-            // A program may stop reading at any time: EPIPE is expected.
-            let _ = stdin.write_all(&input);
-        });
+/// A run's pipes: the threads that feed stdin and drain stdout and
+/// stderr, and what the two brought, once they did.
+struct Pipes {
+    events: Receiver<Event>,
+    stdout: Option<Vec<u8>>,
+    stderr: Option<Vec<u8>>,
+}
+
+impl Pipes {
+    /// Starts the threads.
+    fn start(child: &mut Child, input: &[u8], cap: usize) -> Pipes {
+        let (send, events) = mpsc::channel();
+        if let Some(mut stdin) = child.stdin.take() {
+            let input: Arc<[u8]> = Arc::from(input);
+            thread::spawn(move || {
+                // A program may stop reading at any time: EPIPE is expected.
+                let _ = stdin.write_all(&input);
+            });
+        }
+        if let Some(pipe) = child.stdout.take() {
+            let send = send.clone();
+            thread::spawn(move || {
+                let (bytes, cut) = read_capped(pipe, cap, false);
+                let _ = send.send(Event::Stdout(bytes, cut));
+            });
+        }
+        if let Some(pipe) = child.stderr.take() {
+            thread::spawn(move || {
+                let (bytes, _) = read_capped(pipe, STDERR_KEPT, true);
+                let _ = send.send(Event::Stderr(bytes));
+            });
+        }
+        Pipes {
+            events,
+            stdout: None,
+            stderr: None,
+        }
     }
-    if let Some(pipe) = child.stdout.take() {
-        let send = send.clone();
-        thread::spawn(move || {
-            let (bytes, cut) = read_capped(pipe, cap, false);
-            let _ = send.send(Event::Stdout(bytes, cut));
-        });
+
+    /// Keeps what `event` brought: whether it is stdout, cut at the cap.
+    fn hear(&mut self, event: Event) -> bool {
+        let (kept, bytes, cut) = match event {
+            Event::Stdout(bytes, cut) => (&mut self.stdout, bytes, cut),
+            Event::Stderr(bytes) => (&mut self.stderr, bytes, false),
+        };
+        *kept = Some(bytes);
+        cut
     }
-    if let Some(pipe) = child.stderr.take() {
-        thread::spawn(move || {
-            let (bytes, _) = read_capped(pipe, STDERR_KEPT, true);
-            let _ = send.send(Event::Stderr(bytes));
-        });
+
+    /// Waits for the program to end within `limits`, hearing the pipes
+    /// meanwhile: how it ended.
+    fn await_end(
+        &mut self,
+        child: &mut Child,
+        limits: Budget,
+        start: Instant,
+        room: Option<&Room<'_>>,
+    ) -> End {
+        // The options refuse timeouts this large; `None` (no deadline) only
+        // keeps an absurd one from panicking.
+        let deadline = start.checked_add(limits.timeout);
+        // The run ends when the program exits, not when its stdout closes: a
+        // child it left behind may hold stdout open for as long as it likes.
+        let mut pause = Duration::from_micros(50);
+        loop {
+            match child.try_wait() {
+                Ok(Some(status)) => return ended(status, room),
+                Ok(None) => {}
+                Err(e) => return End::CannotStart(format!("cannot wait for it: {e}")),
+            }
+            let now = Instant::now();
+            if deadline.is_some_and(|d| now >= d) {
+                return End::TimedOut(limits.timeout);
+            }
+            let wait = deadline.map_or(pause, |d| pause.min(d - now));
+            match self.events.recv_timeout(wait) {
+                Ok(event) => {
+                    if self.hear(event) {
+                        return End::TooMuchOutput(limits.cap);
+                    }
+                }
+                Err(gone) => {
+                    // Both readers are done: only the exit is awaited.
+                    if gone == RecvTimeoutError::Disconnected {
+                        thread::sleep(wait);
+                    }
+                    pause = (pause * 2).min(Duration::from_millis(5));
+                }
+            }
+        }
     }
-    events
+
+    /// Hears, for a [`GRACE`] at most, what the pipes still bring once the
+    /// program ended as `end`: how it ended, all told.
+    fn drain(&mut self, mut end: End, cap: usize) -> End {
+        let grace = Instant::now() + GRACE;
+        while self.stdout.is_none() || self.stderr.is_none() {
+            let left = grace.saturating_duration_since(Instant::now());
+            let Ok(event) = self.events.recv_timeout(left) else {
+                break;
+            };
+            // Reaching the cap closes the pipe, and a program whose write
+            // then fails may exit before [`Pipes::await_end`] heard of the
+            // cap: it still wrote too much.
+            if self.hear(event) && matches!(end, End::Code(_) | End::Signal(_)) {
+                end = End::TooMuchOutput(cap);
+            }
+        }
+        end
+    }
 }
 
 /// Reads `pipe` to its end or until more than `cap` bytes came (then the
@@ -623,9 +664,23 @@ fn kill(child: &mut Child) {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
+    use std::os::unix::fs::PermissionsExt;
 
     fn sh(script: &str) -> Vec<OsString> {
         ["sh", "-c", script].map(OsString::from).to_vec()
+    }
+
+    fn limits(timeout: Duration) -> Budget {
+        Budget { timeout, cap: 1024 }
+    }
+
+    /// A folder of the test's own, made afresh.
+    fn folder(name: &str) -> PathBuf {
+        let id = std::process::id();
+        let dir = std::env::temp_dir().join(format!("gomoku-mist-test-run-{id}-{name}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("make a folder");
+        dir
     }
 
     #[test]
@@ -647,27 +702,29 @@ mod tests {
 
     #[test]
     fn a_timeout_past_the_clock_means_no_deadline() {
-        let limits = Limits {
-            timeout: Duration::MAX,
-            cap: 1024,
-        };
-        let ran = run(None, &sh("echo hi"), &[], b"", limits);
+        let ran = run(None, &sh("echo hi"), &[], b"", limits(Duration::MAX));
         assert_eq!((ran.end, ran.stdout), (End::Code(0), b"hi\n".to_vec()));
+    }
+
+    /// Whether the child whose id a script wrote in `dir`'s `pid` ends
+    /// within ten seconds (generous, since only the effect of a kill
+    /// already sent is awaited), with the id; removes `dir`.
+    #[cfg(target_os = "linux")]
+    fn child_ends_soon(dir: &Path) -> (bool, String) {
+        let pid =
+            std::fs::read_to_string(dir.join("pid")).expect("the script wrote its child's id");
+        let pid = pid.trim();
+        let until = Instant::now() + Duration::from_secs(10);
+        while !ended(pid) && Instant::now() < until {
+            thread::sleep(Duration::from_millis(20));
+        }
+        let _ = std::fs::remove_dir_all(dir);
+        (ended(pid), pid.to_owned())
     }
 
     /// Whether process `pid` is gone or only a zombie left for its
     /// parent to reap (a killed process, as far as running goes).
     #[cfg(target_os = "linux")]
-    /// Whether process `pid` ends within ten seconds: generous, since
-    /// only the effect of a kill already sent is awaited.
-    fn ends_soon(pid: &str) -> bool {
-        let until = Instant::now() + Duration::from_secs(10);
-        while !ended(pid) && Instant::now() < until {
-            thread::sleep(Duration::from_millis(20));
-        }
-        ended(pid)
-    }
-
     fn ended(pid: &str) -> bool {
         match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
             Err(_) => true,
@@ -681,38 +738,26 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn a_program_that_exits_leaving_a_child_on_stdout_loses_no_output() {
-        let dir = std::env::temp_dir().join(format!("gomoku-mist-run-exit-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("make a folder");
-        let pid_file = dir.join("pid");
+        let dir = folder("exit");
         let script = format!(
-            "sleep 60 & echo $! > '{}'; echo B; exit 1",
-            pid_file.display()
+            "sleep 60 & echo $! > '{}/pid'; echo B; exit 1",
+            dir.display()
         );
-        let limits = Limits {
-            timeout: Duration::from_secs(30),
-            cap: 1024,
-        };
+        let limits = limits(Duration::from_secs(30));
         let ran = run(None, &sh(&script), &[], b"who\n", limits);
         assert_eq!((ran.end, ran.stdout), (End::Code(1), b"B\n".to_vec()));
         assert!(
             ran.took < Duration::from_secs(30),
             "the run waited for the child"
         );
-        let pid = std::fs::read_to_string(&pid_file).expect("the script wrote its child's id");
-        let pid = pid.trim();
-        let gone = ends_soon(pid);
-        let _ = std::fs::remove_dir_all(&dir);
+        let (gone, pid) = child_ends_soon(&dir);
         assert!(gone, "the program's child {pid} was left behind");
     }
 
     #[test]
     fn a_file_is_read_back_from_the_working_folder_but_never_through_a_link() {
-        let dir = std::env::temp_dir().join(format!("gomoku-mist-run-read-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("make a folder");
-        let limits = Limits {
-            timeout: Duration::from_secs(30),
-            cap: 1024,
-        };
+        let dir = folder("read");
+        let limits = limits(Duration::from_secs(30));
         let read = |name: &str| {
             let how = How {
                 dir: Some(&dir),
@@ -731,36 +776,14 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn a_kill_ends_what_the_program_started() {
-        let dir = std::env::temp_dir().join(format!("gomoku-mist-run-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("make a folder");
-        let pid_file = dir.join("pid");
+        let dir = folder("kill");
         // The grandchild holds stdout open, as a program's own child would.
-        let script = format!("sleep 300 & echo $! > '{}'; wait", pid_file.display());
-        let limits = Limits {
-            timeout: Duration::from_millis(300),
-            cap: 1024,
-        };
+        let script = format!("sleep 300 & echo $! > '{}/pid'; wait", dir.display());
+        let limits = limits(Duration::from_millis(300));
         let ran = run(None, &sh(&script), &[], b"", limits);
         assert_eq!(ran.end, End::TimedOut(limits.timeout));
-        let pid = std::fs::read_to_string(&pid_file).expect("the script wrote its child's id");
-        let pid = pid.trim();
-        let gone = ends_soon(pid);
-        let _ = std::fs::remove_dir_all(&dir);
+        let (gone, pid) = child_ends_soon(&dir);
         assert!(gone, "the program's child {pid} outlived the kill");
-    }
-}
-
-#[cfg(all(test, unix))]
-mod keep_tests {
-    use super::*;
-    use std::os::unix::fs::PermissionsExt;
-
-    fn folder(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("gomoku-mist-keep-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("make a folder");
-        dir
     }
 
     #[test]

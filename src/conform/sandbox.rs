@@ -134,15 +134,55 @@ pub struct Kit {
 pub enum SandboxError {
     /// Isolation required (`check --isolate`, `mark` by default) without a
     /// working bwrap.
-    #[error("{0}")]
-    NoBwrap(String),
+    #[error("{why}: {advice}")]
+    NoBwrap {
+        /// Why bwrap does not work.
+        why: BwrapError,
+        /// What to do about it.
+        advice: String,
+    },
     /// `/proc` shows another PID namespace's processes: a process id read
     /// there may name any process of this one, the kit's own included.
     #[error(
         "the kit cannot watch the programs it runs here: {0}; run it where /proc is this \
          namespace's own (unshare --mount-proc, or a container with its own /proc)"
     )]
-    ForeignProc(String),
+    ForeignProc(ProcError),
+}
+
+/// Why `/proc` is not known to be this process's PID namespace's
+/// ([`proc_is_ours`]).
+#[derive(Debug, Error)]
+pub enum ProcError {
+    /// `/proc/self` names another process: the host's `/proc`, seen from
+    /// a namespace of its own.
+    #[error(
+        "/proc is another PID namespace's (/proc/self is {}, this process is {me})",
+        .link.display()
+    )]
+    Foreign {
+        /// What `/proc/self` names.
+        link: PathBuf,
+        /// This process's id.
+        me: u32,
+    },
+    /// `/proc/self` cannot be read.
+    #[error("/proc/self cannot be read ({0})")]
+    Unreadable(std::io::Error),
+}
+
+/// Why bwrap cannot make the box here ([`Kit::new`]).
+#[derive(Debug, Error)]
+pub enum BwrapError {
+    /// It is not on PATH.
+    #[error("bwrap (bubblewrap) is not installed")]
+    NotInstalled,
+    /// It ran, and failed: what it said on stderr.
+    #[error("bwrap cannot make a sandbox here ({0})")]
+    Fails(String),
+    /// It could not be started.
+    #[error("bwrap cannot start ({0})")]
+    CannotStart(std::io::Error),
 }
 
 impl Kit {
@@ -181,7 +221,8 @@ impl Kit {
         let bwrap = match working_bwrap(users.as_ref()) {
             Ok(path) => Some(path),
             Err(why) if contain.isolate => {
-                return Err(SandboxError::NoBwrap(format!("{why}: {advice}")));
+                let advice = advice.to_owned();
+                return Err(SandboxError::NoBwrap { why, advice });
             }
             Err(why) => {
                 notes.push(format!(
@@ -352,18 +393,15 @@ pub fn exhausted(e: &std::io::Error) -> bool {
 /// # Errors
 ///
 /// What was seen instead.
-pub fn proc_is_ours() -> Result<(), String> {
+pub fn proc_is_ours() -> Result<(), ProcError> {
     if !cfg!(target_os = "linux") {
         return Ok(());
     }
-    let me = std::process::id().to_string();
+    let me = std::process::id();
     match std::fs::read_link("/proc/self") {
-        Ok(link) if link == Path::new(&me) => Ok(()),
-        Ok(link) => Err(format!(
-            "/proc is another PID namespace's (/proc/self is {}, this process is {me})",
-            link.display()
-        )),
-        Err(e) => Err(format!("/proc/self cannot be read ({e})")),
+        Ok(link) if link == Path::new(&me.to_string()) => Ok(()),
+        Ok(link) => Err(ProcError::Foreign { link, me }),
+        Err(e) => Err(ProcError::Unreadable(e)),
     }
 }
 
@@ -462,10 +500,8 @@ fn closed_to_others(_: &Path, _: u32) -> Option<String> {
 }
 
 /// bwrap, if it is on PATH and can make the box here as a run's user.
-fn working_bwrap(users: Option<&Users>) -> Result<PathBuf, String> {
-    let Some(bwrap) = find_program(OsStr::new("bwrap")) else {
-        return Err("bwrap (bubblewrap) is not installed".to_owned());
-    };
+fn working_bwrap(users: Option<&Users>) -> Result<PathBuf, BwrapError> {
+    let bwrap = find_program(OsStr::new("bwrap")).ok_or(BwrapError::NotInstalled)?;
     let mut probe = Command::new(&bwrap);
     probe
         .args(box_args(None, &[]))
@@ -483,11 +519,10 @@ fn working_bwrap(users: Option<&Users>) -> Result<PathBuf, String> {
     drop(lease);
     match probed {
         Ok(out) if out.status.success() => Ok(bwrap),
-        Ok(out) => Err(format!(
-            "bwrap cannot make a sandbox here ({})",
-            String::from_utf8_lossy(&out.stderr).trim()
+        Ok(out) => Err(BwrapError::Fails(
+            String::from_utf8_lossy(&out.stderr).trim().to_owned(),
         )),
-        Err(e) => Err(format!("bwrap cannot start ({e})")),
+        Err(e) => Err(BwrapError::CannotStart(e)),
     }
 }
 

@@ -642,7 +642,7 @@ fn stop_blame(input: &[u8], trace: &Trace, end: RunEnd) -> Blame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::conform::{Setup, reference};
+    use crate::conform::{Invocation, reference};
     use crate::rng::Rng;
 
     #[test]
@@ -650,7 +650,7 @@ mod tests {
         for index in 0..600 {
             let input = crate::conform::generate::case(&mut Rng::for_case(21, index));
             let trace = trace(&input);
-            let reference = reference(Setup::contract(), &input);
+            let reference = reference(Invocation::contract(), &input);
             assert_eq!(trace.stdout, reference.stdout, "case {index}");
             assert_eq!(trace.code, reference.code, "case {index}");
         }

@@ -16,8 +16,8 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::super::model::{Build, Rule, Violation};
-use super::super::run::{self, End, Limits};
+use super::super::model::{Build, Restriction, Violation};
+use super::super::run::{self, Budget, End};
 use super::super::sandbox::{Contain, Kit};
 use super::submission::Submission;
 
@@ -121,7 +121,7 @@ fn run_compiler(
         .map(OsString::from)
         .to_vec();
     command.extend(words.iter().cloned());
-    let timing = Limits {
+    let timing = Budget {
         timeout: COMPILE_TIMEOUT,
         cap: MESSAGES_CAP,
     };
@@ -267,7 +267,7 @@ fn vlas(messages: &str) -> Vec<Violation> {
                 .trim();
             let text = text.rsplit_once(" [").map_or(text, |(message, _)| message);
             Violation {
-                rule: Rule::Vla,
+                rule: Restriction::Vla,
                 what: format!("{file}:{number}: {text}"),
             }
         })
@@ -300,7 +300,7 @@ mod tests {
         assert_eq!(
             vlas(messages),
             [Violation {
-                rule: Rule::Vla,
+                rule: Restriction::Vla,
                 what: "gitm.c:12: variable length array 'row' is used".into()
             }]
         );

@@ -11,9 +11,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::super::model::{Memory, Tool};
-use super::super::run::{self, Limits};
+use super::super::run::{self, Budget};
 use super::super::sandbox::{Kit, find_program};
 use super::super::{case, pool};
+use super::error::{CheckerError, PeakError};
 
 /// valgrind runs a program this many times slower, or less: its runs get
 /// this many times the timeout.
@@ -91,21 +92,7 @@ pub fn memory(
     shown: &dyn Fn(&Path) -> String,
 ) -> Memory {
     let cases = sample(ended, opts.cases);
-    let valgrind = find_program(OsStr::new("valgrind"));
-    let tool = match (opts.checker, &valgrind) {
-        (Checker::None, _) => Err("not checked (--memcheck none)".to_owned()),
-        (Checker::Auto | Checker::Valgrind, Some(v)) => Ok((Tool::Valgrind, v.clone())),
-        (Checker::Valgrind, None) => Err("not checked: valgrind is not installed".to_owned()),
-        (Checker::Auto | Checker::Asan, _) => asan().map(|p| (Tool::Asan, p)).ok_or_else(|| {
-            if opts.checker == Checker::Auto {
-                "not checked: valgrind is not installed, and the compiler cannot build \
-                 with AddressSanitizer"
-                    .to_owned()
-            } else {
-                "not checked: the compiler cannot build with AddressSanitizer".to_owned()
-            }
-        }),
-    };
+    let tool = checker(opts.checker, asan);
     let mut errors = Vec::new();
     let mut with_errors = 0;
     if let Ok((tool, checker)) = &tool {
@@ -136,11 +123,48 @@ pub fn memory(
     }
     Memory {
         cases: (if tool.is_ok() { cases.len() } else { 0 }, ended.len()),
-        tool: tool.map(|(t, _)| t),
+        tool: tool.map(|(t, _)| t).map_err(|e| e.to_string()),
         errors,
-        peak: peak(kit, program, &cases, opts, scratch, shown),
+        peak: peak(kit, program, &cases, opts, scratch, shown).map_err(|e| e.to_string()),
         limit_kib: opts.limit_kib,
     }
+}
+
+/// The memory checker `asked` for, and its program: valgrind, or the
+/// `asan` build.
+fn checker(
+    asked: Checker,
+    asan: &dyn Fn() -> Option<PathBuf>,
+) -> Result<(Tool, PathBuf), CheckerError> {
+    let asan = |otherwise| asan().map(|p| (Tool::Asan, p)).ok_or(otherwise);
+    match (asked, find_program(OsStr::new("valgrind"))) {
+        (Checker::None, _) => Err(CheckerError::NotAsked),
+        (Checker::Auto | Checker::Valgrind, Some(v)) => Ok((Tool::Valgrind, v)),
+        (Checker::Valgrind, None) => Err(CheckerError::NoValgrind),
+        (Checker::Auto, None) => asan(CheckerError::NoChecker),
+        (Checker::Asan, _) => asan(CheckerError::NoAsan),
+    }
+}
+
+/// Runs `words` on `input`, contained, within `timeout` (working in
+/// `scratch` if the kit contains nothing): the file `file` it left, as
+/// text.
+fn run_reading(
+    kit: Option<&Kit>,
+    words: &[OsString],
+    input: &[u8],
+    timeout: Duration,
+    scratch: &Path,
+    file: &str,
+) -> String {
+    let limits = Budget { timeout, cap: CAP };
+    let how = run::How {
+        dir: Some(scratch),
+        read: Some(file),
+        ..run::How::default()
+    };
+    let (_, read) = run::run_as(kit, words, &[], input, limits, how);
+    String::from_utf8_lossy(&read.unwrap_or_default()).into_owned()
 }
 
 /// The errors valgrind reports for one run, if any. valgrind runs
@@ -163,17 +187,8 @@ fn under_valgrind(
         format!("--log-file={log}").into(),
         program.as_os_str().to_owned(),
     ];
-    let limits = Limits {
-        timeout: opts.timeout.saturating_mul(VALGRIND_SLOWDOWN),
-        cap: CAP,
-    };
-    let how = run::How {
-        dir: Some(scratch),
-        read: Some(&log),
-        ..run::How::default()
-    };
-    let (_, read) = run::run_as(kit, &words, &[], input, limits, how);
-    let text = String::from_utf8_lossy(&read.unwrap_or_default()).into_owned();
+    let timeout = opts.timeout.saturating_mul(VALGRIND_SLOWDOWN);
+    let text = run_reading(kit, &words, input, timeout, scratch, &log);
     // Each line is `==PID== message`: the id says nothing to the student.
     let lines: Vec<&str> = text
         .lines()
@@ -193,7 +208,7 @@ fn under_asan(
     input: &[u8],
     opts: &MemoryOptions,
 ) -> Option<String> {
-    let limits = Limits {
+    let limits = Budget {
         timeout: opts.timeout.saturating_mul(2),
         cap: CAP,
     };
@@ -233,8 +248,8 @@ fn peak(
     opts: &MemoryOptions,
     scratch: &Path,
     shown: &dyn Fn(&Path) -> String,
-) -> Result<(u64, String), String> {
-    let time = find_program(OsStr::new("time")).ok_or("not measured: GNU time is not installed")?;
+) -> Result<(u64, String), PeakError> {
+    let time = find_program(OsStr::new("time")).ok_or(PeakError::NoTime)?;
     let peaks = each_case(cases, opts.jobs, &|n, input| {
         let file = format!("peak-{n}");
         let words: Vec<OsString> = vec![
@@ -245,19 +260,9 @@ fn peak(
             file.clone().into(),
             program.as_os_str().to_owned(),
         ];
-        let limits = Limits {
-            timeout: opts.timeout,
-            cap: CAP,
-        };
-        let how = run::How {
-            dir: Some(scratch),
-            read: Some(&file),
-            ..run::How::default()
-        };
-        let (_, read) = run::run_as(kit, &words, &[], input, limits, how);
+        let text = run_reading(kit, &words, input, opts.timeout, scratch, &file);
         // A program killed by a signal gets a line of its own before the
         // number: the number is the last line.
-        let text = String::from_utf8_lossy(&read.unwrap_or_default()).into_owned();
         text.lines()
             .last()
             .and_then(|l| l.trim().parse::<u64>().ok())
@@ -270,7 +275,7 @@ fn peak(
             }
         }
     }
-    most.ok_or_else(|| "not measured: no run was measured".to_owned())
+    most.ok_or(PeakError::NoRun)
 }
 
 #[cfg(test)]

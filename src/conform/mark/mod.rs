@@ -26,6 +26,7 @@
 //! or goes over a limit costs its own time and no other's.
 
 pub mod compile;
+pub mod error;
 pub mod golden;
 pub mod memory;
 pub mod restrict;
@@ -108,18 +109,7 @@ pub fn mark(
     mut progress: Option<&mut dyn Write>,
 ) -> Result<Outcome, ConformError> {
     let suite = suite::Ready::new(&opts.suite.suite)?;
-    // A submission that is not there is a slip of the marker's, told at
-    // once; one that is there but cannot be read is marked as what it is.
-    for folder in &opts.submissions {
-        if let Err(source) = std::fs::symlink_metadata(folder) {
-            if source.kind() == std::io::ErrorKind::NotFound {
-                return Err(ConformError::Path {
-                    path: folder.clone(),
-                    source,
-                });
-            }
-        }
-    }
+    all_there(&opts.submissions)?;
     let names = names(&opts.submissions);
     let total = opts.submissions.len();
     let workers = opts.jobs.clamp(1, super::MAX_JOBS).min(total.max(1));
@@ -161,23 +151,7 @@ pub fn mark(
         let _ = write!(p, "\r\x1b[K");
         let _ = p.flush();
     }
-    match opts.format {
-        MarkFormat::Text if all.len() > 1 => write!(out, "{}", page::summary(&all))?,
-        MarkFormat::Text => {}
-        MarkFormat::Json => write!(out, "{}", json::pretty(&MarkedClass::of(&all)))?,
-        MarkFormat::Gradescope => {
-            for m in &all {
-                write!(out, "{}", gradescope::results(m))?;
-            }
-        }
-        MarkFormat::Junit => write!(out, "{}", junit::mark(&all))?,
-        MarkFormat::Csv => write!(out, "{}", csv::class(&all))?,
-    }
-    out.flush()?;
-    if let Some(dir) = &opts.out_dir {
-        write_file(&dir.join("class.csv"), &csv::class(&all))?;
-        write_file(&dir.join("summary.txt"), &page::summary(&all))?;
-    }
+    write_class(opts, &all, out)?;
     let full = all
         .iter()
         .all(|m| m.marks.max > 0.0 && m.marks.total >= m.marks.max);
@@ -186,6 +160,50 @@ pub fn mark(
     } else {
         Outcome::Failed
     })
+}
+
+/// Fails on the first submission that is not there at all: a slip of
+/// the marker's, told at once; one that is there but cannot be read is
+/// marked as what it is.
+fn all_there(submissions: &[PathBuf]) -> Result<(), ConformError> {
+    for folder in submissions {
+        if let Err(source) = std::fs::symlink_metadata(folder) {
+            if source.kind() == std::io::ErrorKind::NotFound {
+                return Err(ConformError::Path {
+                    path: folder.clone(),
+                    source,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The class's report on `out`, in the format asked for, and its files
+/// under `--out`.
+fn write_class(
+    opts: &MarkOptions,
+    all: &[Marked],
+    out: &mut dyn Write,
+) -> Result<(), ConformError> {
+    match opts.format {
+        MarkFormat::Text if all.len() > 1 => write!(out, "{}", page::summary(all))?,
+        MarkFormat::Text => {}
+        MarkFormat::Json => write!(out, "{}", json::pretty(&MarkedClass::of(all)))?,
+        MarkFormat::Gradescope => {
+            for m in all {
+                write!(out, "{}", gradescope::results(m))?;
+            }
+        }
+        MarkFormat::Junit => write!(out, "{}", junit::mark(all))?,
+        MarkFormat::Csv => write!(out, "{}", csv::class(all))?,
+    }
+    out.flush()?;
+    if let Some(dir) = &opts.out_dir {
+        write_file(&dir.join("class.csv"), &csv::class(all))?;
+        write_file(&dir.join("summary.txt"), &page::summary(all))?;
+    }
+    Ok(())
 }
 
 /// Each submission's name: its folder's, made unique with `-2`, `-3`, ...
@@ -230,53 +248,74 @@ fn mark_one(
         suite: suite.used.clone(),
         ..Marked::default()
     };
-    let sub = match Submission::open(folder) {
+    if let Some(sub) = read(&mut marked, opts) {
+        match scratch::Scratch::new(kit) {
+            Ok(scratch) => build_and_run(&mut marked, &sub, opts, kit, suite, jobs, &scratch),
+            Err(e) => {
+                marked.build = Build {
+                    messages: format!("the kit cannot make a folder to build it in: {e}\n"),
+                    ..Build::default()
+                };
+            }
+        }
+    }
+    marked.took = start.elapsed();
+    marked
+}
+
+/// Reads the submission's folder into `marked`: what is not read, its
+/// extra files, its tests; the submission, unless its folder cannot be
+/// read at all (then nothing of it is, and it is not built).
+fn read(marked: &mut Marked, opts: &MarkOptions) -> Option<Submission> {
+    let folder = marked.folder.clone();
+    let sub = match Submission::open(&folder) {
         Ok(sub) => sub,
         Err(why) => {
-            let shown = super::report::shown_path(folder);
+            let shown = super::report::shown_path(&folder);
             let said = format!("not built: {shown} {why}");
             marked.build = compile::not_built(&opts.source, &opts.compiler, &said);
             marked.not_read = vec![NotRead {
                 path: String::new(),
-                why,
+                why: why.to_string(),
             }];
             marked.tests = student::none();
-            marked.took = start.elapsed();
-            return marked;
+            return None;
         }
     };
     marked.not_read = sub.not_read();
-    marked.broken = restrict::extra_files(folder, &opts.source);
+    marked.broken = restrict::extra_files(&folder, &opts.source);
     let (tests, unread) = student::tests(&sub);
     marked.tests = tests;
     marked.not_read.extend(unread);
     marked.not_read.sort_by(|a, b| a.path.cmp(&b.path));
     marked.not_read.dedup_by(|a, b| a.path == b.path);
-    let scratch = match scratch::Scratch::new(kit) {
-        Ok(scratch) => scratch,
-        Err(e) => {
-            marked.build = Build {
-                messages: format!("the kit cannot make a folder to build it in: {e}\n"),
-                ..Build::default()
-            };
-            marked.took = start.elapsed();
-            return marked;
-        }
-    };
-    let (build, vlas) = compile::compile(kit, &sub, &opts.source, &opts.compiler, scratch.path());
+    Some(sub)
+}
+
+/// Builds the submission in `scratch` and, if it compiled, reads its
+/// imports, runs the suite (and fuzz) and checks its memory.
+fn build_and_run(
+    marked: &mut Marked,
+    sub: &Submission,
+    opts: &MarkOptions,
+    kit: Option<&Kit>,
+    suite: &suite::Ready,
+    jobs: usize,
+    scratch: &scratch::Scratch,
+) {
+    let (build, vlas) = compile::compile(kit, sub, &opts.source, &opts.compiler, scratch.path());
     marked.build = build;
     marked.broken.extend(vlas);
     let Some(program) = marked.build.program.clone() else {
-        marked.took = start.elapsed();
-        return marked;
+        return;
     };
     match restrict::imports(&program) {
         Ok(broken) => marked.broken.extend(broken),
-        Err(why) => marked.imports_unread = Some(why),
+        Err(why) => marked.imports_unread = Some(why.to_string()),
     }
     marked.broken.sort_by_key(|v| v.rule);
     let fuzz_out = match &opts.out_dir {
-        Some(dir) => dir.join(name).join("fuzz-failures"),
+        Some(dir) => dir.join(&marked.name).join("fuzz-failures"),
         None => scratch.path().join("fuzz-failures"),
     };
     let suite_opts = SuiteOptions {
@@ -303,8 +342,6 @@ fn mark_one(
         &|path| suite.shown(path),
     ));
     marked.correctness = Some(correctness);
-    marked.took = start.elapsed();
-    marked
 }
 
 fn write_file(path: &Path, text: &str) -> Result<(), ConformError> {

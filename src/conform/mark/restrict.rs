@@ -17,15 +17,16 @@ use std::path::Path;
 
 use object::Object;
 
-use super::super::model::{Rule, Violation};
+use super::super::model::{Restriction, Violation};
+use super::error::ImportsError;
 
 /// The imported functions each restriction forbids: the C library's names,
 /// with the `_2` and `64` variants a header may turn a call into, and the
 /// internal names glibc exports that do the same (`nm -D` on its
 /// `libc.so.6`; the `GLIBC_PRIVATE` ones link too).
-const FORBIDDEN: &[(Rule, &[&str])] = &[
+const FORBIDDEN: &[(Restriction, &[&str])] = &[
     (
-        Rule::DynamicMemory,
+        Restriction::DynamicMemory,
         &[
             "malloc",
             "calloc",
@@ -72,7 +73,7 @@ const FORBIDDEN: &[(Rule, &[&str])] = &[
         ],
     ),
     (
-        Rule::Files,
+        Restriction::Files,
         &[
             "fopen",
             "fopen64",
@@ -118,7 +119,7 @@ const FORBIDDEN: &[(Rule, &[&str])] = &[
         ],
     ),
     (
-        Rule::MappedMemory,
+        Restriction::MappedMemory,
         &[
             "mmap",
             "mmap64",
@@ -206,7 +207,7 @@ pub fn extra_files(folder: &Path, source: &str) -> Vec<Violation> {
     found
         .into_iter()
         .map(|file| Violation {
-            rule: Rule::ExtraFiles,
+            rule: Restriction::ExtraFiles,
             what: format!("{file}: a source file beyond {source}"),
         })
         .collect()
@@ -218,19 +219,14 @@ pub fn extra_files(folder: &Path, source: &str) -> Vec<Violation> {
 ///
 /// # Errors
 ///
-/// A sentence saying why the imports could not be read: then these
-/// restrictions were not checked.
-pub fn imports(program: &Path) -> Result<Vec<Violation>, String> {
-    let data = std::fs::read(program).map_err(|e| format!("cannot read the program: {e}"))?;
-    let file =
-        object::File::parse(&*data).map_err(|e| format!("not a program this kit can read: {e}"))?;
-    let imports = file
-        .imports()
-        .map_err(|e| format!("cannot read its imports: {e}"))?;
+/// Why the imports could not be read: then these restrictions were not
+/// checked.
+pub fn imports(program: &Path) -> Result<Vec<Violation>, ImportsError> {
+    let data = std::fs::read(program).map_err(ImportsError::Unreadable)?;
+    let file = object::File::parse(&*data).map_err(ImportsError::NotAProgram)?;
+    let imports = file.imports().map_err(ImportsError::NoImportTable)?;
     if imports.is_empty() && file.section_by_name(".interp").is_none() {
-        return Err("it imports nothing (linked statically?): \
-                    the functions it calls could not be read"
-            .to_owned());
+        return Err(ImportsError::Static);
     }
     let mut names: Vec<&[u8]> = imports.iter().map(|i| i.name()).collect();
     names.sort_unstable();
@@ -333,6 +329,6 @@ mod tests {
     #[test]
     fn a_file_that_is_no_program_says_so() {
         let why = imports(Path::new(file!())).expect_err("a Rust source is no program");
-        assert!(why.starts_with("not a program"), "{why}");
+        assert!(why.to_string().starts_with("not a program"), "{why}");
     }
 }

@@ -15,7 +15,8 @@
 //!   checker found no error and the peak stayed within `--peak-limit`,
 //!   none otherwise; not counted at all when no checker could run.
 
-use super::super::model::{Marked, Marks, Part};
+use super::super::model::{Marked, Marks, Part, Tally};
+use super::error::WeightsError;
 
 /// How much each part is worth; a part of weight 0 is reported, not
 /// counted.
@@ -46,27 +47,23 @@ impl Weights {
     /// # Errors
     ///
     /// What is wrong with the text.
-    pub fn parse(text: &str) -> Result<Weights, String> {
+    pub fn parse(text: &str) -> Result<Weights, WeightsError> {
         let mut weights = Weights::default();
         for item in text.split(',').filter(|i| !i.trim().is_empty()) {
             let (name, value) = item
                 .split_once('=')
-                .ok_or_else(|| format!("{item:?} is not PART=WEIGHT"))?;
+                .ok_or_else(|| WeightsError::NotPartWeight(item.to_owned()))?;
             let value: f64 = value
                 .trim()
                 .parse()
                 .ok()
                 .filter(|v: &f64| v.is_finite() && *v >= 0.0 && *v <= 1000.0)
-                .ok_or_else(|| format!("{value:?} is not a weight from 0 to 1000"))?;
+                .ok_or_else(|| WeightsError::NotAWeight(value.to_owned()))?;
             match name.trim() {
                 "correctness" => weights.correctness = value,
                 "tests" => weights.tests = value,
                 "memory" => weights.memory = value,
-                other => {
-                    return Err(format!(
-                        "{other:?} is not a part (correctness, tests or memory)"
-                    ));
-                }
+                other => return Err(WeightsError::NotAPart(other.to_owned())),
             }
         }
         Ok(weights)
@@ -87,84 +84,105 @@ fn share(part: usize, whole: usize) -> f64 {
     }
 }
 
-/// The marks of `marked` under `weights`.
+/// The marks of `marked` under `weights`: a part of weight 0 is left
+/// out, and so is memory when no checker could run.
 pub fn marks(marked: &Marked, weights: &Weights) -> Marks {
-    let mut parts = Vec::new();
-    if weights.correctness > 0.0 {
-        let w = weights.correctness;
-        parts.push(match &marked.correctness {
-            None => Part {
-                id: "correctness",
-                score: 0.0,
-                max: w,
-                basis: "not run: the program did not compile".into(),
-            },
-            Some(c) => {
-                let super::super::model::Tally { passed, run } = c.rules;
-                Part {
-                    id: "correctness",
-                    score: round(w * share(passed, run)),
-                    max: w,
-                    basis: format!(
-                        "{w} × {passed}/{run}: the cases of {} whose expected output the \
-                         assignment's rules alone decide",
-                        c.suite
-                    ),
-                }
-            }
-        });
-    }
-    if weights.tests > 0.0 {
-        let w = weights.tests;
-        let t = &marked.tests;
-        let (covered, total) = t.covered;
-        parts.push(Part {
-            id: "tests",
-            score: round(w * share(covered, total)),
-            max: w,
-            basis: match &t.folder {
-                None if marked.folder_not_read().is_some() => {
-                    "not read: its folder was not read".into()
-                }
-                None => "no tests/ folder".into(),
-                Some(_) => format!(
-                    "{w} × {covered}/{total}: the assignment's scenarios covered by its {} \
-                     right tests",
-                    t.cases - t.wrong.len() - t.no_out.len()
-                ),
-            },
-        });
-    }
-    if weights.memory > 0.0 {
-        let w = weights.memory;
-        match &marked.memory {
-            None => parts.push(Part {
-                id: "memory",
-                score: 0.0,
-                max: w,
-                basis: "not run: the program did not compile".into(),
-            }),
-            Some(m) => {
-                if let Ok(tool) = m.tool {
-                    let clean = m.errors.is_empty() && !m.over_limit();
-                    let verdict = match (m.errors.is_empty(), m.over_limit()) {
-                        (false, _) => "errors",
-                        (true, true) => "no error, but the peak is over the limit",
-                        (true, false) => "no error",
-                    };
-                    parts.push(Part {
-                        id: "memory",
-                        score: if clean { w } else { 0.0 },
-                        max: w,
-                        basis: format!("{} on {} cases: {verdict}", tool.name(), m.cases.0),
-                    });
-                }
-            }
-        }
-    }
+    let parts: Vec<Part> = [
+        (weights.correctness > 0.0).then(|| correctness(marked, weights.correctness)),
+        (weights.tests > 0.0).then(|| tests(marked, weights.tests)),
+        (weights.memory > 0.0)
+            .then(|| memory(marked, weights.memory))
+            .flatten(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     let max = parts.iter().map(|p| p.max).sum();
     let sum: f64 = parts.iter().map(|p| p.score).sum();
-    let zeroed = if marked.folder_not_read().is_some() {
+    let zeroed = zeroed(marked);
+    Marks {
+        total: if zeroed.is_some() { 0.0 } else { round(sum) },
+        parts,
+        max,
+        zeroed,
+    }
+}
+
+/// A part worth nothing, and why.
+fn none(id: &'static str, max: f64, basis: &str) -> Part {
+    Part {
+        id,
+        score: 0.0,
+        max,
+        basis: basis.into(),
+    }
+}
+
+/// Correctness, worth `w`: the share of the rules' cases passed.
+fn correctness(marked: &Marked, w: f64) -> Part {
+    let Some(c) = &marked.correctness else {
+        return none("correctness", w, "not run: the program did not compile");
+    };
+    let Tally { passed, run } = c.rules;
+    Part {
+        id: "correctness",
+        score: round(w * share(passed, run)),
+        max: w,
+        basis: format!(
+            "{w} × {passed}/{run}: the cases of {} whose expected output the \
+             assignment's rules alone decide",
+            c.suite
+        ),
+    }
+}
+
+/// Tests, worth `w`: the share of the assignment's scenarios its right
+/// tests cover.
+fn tests(marked: &Marked, w: f64) -> Part {
+    let t = &marked.tests;
+    let (covered, total) = t.covered;
+    Part {
+        id: "tests",
+        score: round(w * share(covered, total)),
+        max: w,
+        basis: match &t.folder {
+            None if marked.folder_not_read().is_some() => {
+                "not read: its folder was not read".into()
+            }
+            None => "no tests/ folder".into(),
+            Some(_) => format!(
+                "{w} × {covered}/{total}: the assignment's scenarios covered by its {} \
+                 right tests",
+                t.cases - t.wrong.len() - t.no_out.len()
+            ),
+        },
+    }
+}
+
+/// Memory, worth `w` when no error was found and the peak is within the
+/// limit; none when no checker could run.
+fn memory(marked: &Marked, w: f64) -> Option<Part> {
+    let Some(m) = &marked.memory else {
+        return Some(none("memory", w, "not run: the program did not compile"));
+    };
+    let tool = m.tool.as_ref().ok()?;
+    let verdict = match (m.errors.is_empty(), m.over_limit()) {
+        (false, _) => "errors",
+        (true, true) => "no error, but the peak is over the limit",
+        (true, false) => "no error",
+    };
+    Some(Part {
+        id: "memory",
+        score: if verdict == "no error" { w } else { 0.0 },
+        max: w,
+        basis: format!("{} on {} cases: {verdict}", tool.name(), m.cases.0),
+    })
+}
+
+/// Why the total is 0 whatever the parts: a folder not read, a program
+/// that does not compile, or a restriction broken.
+fn zeroed(marked: &Marked) -> Option<String> {
+    if marked.folder_not_read().is_some() {
         Some("its folder was not read".to_owned())
     } else if !marked.build.compiled {
         Some("it does not compile".to_owned())
@@ -174,12 +192,6 @@ pub fn marks(marked: &Marked, weights: &Weights) -> Marks {
         Some(format!("it breaks a restriction ({})", rules.join("; ")))
     } else {
         None
-    };
-    Marks {
-        total: if zeroed.is_some() { 0.0 } else { round(sum) },
-        parts,
-        max,
-        zeroed,
     }
 }
 
@@ -228,6 +240,7 @@ mod tests {
 
     #[test]
     fn weights_name_their_parts() {
+        let why = |text| Weights::parse(text).map_err(|e| e.to_string());
         assert_eq!(Weights::parse(""), Ok(Weights::default()));
         assert_eq!(
             Weights::parse("correctness=10,tests=0,memory=1"),
@@ -238,16 +251,13 @@ mod tests {
             })
         );
         assert_eq!(
-            Weights::parse("style=1"),
+            why("style=1"),
             Err("\"style\" is not a part (correctness, tests or memory)".into())
         );
         assert_eq!(
-            Weights::parse("tests=-1"),
+            why("tests=-1"),
             Err("\"-1\" is not a weight from 0 to 1000".into())
         );
-        assert_eq!(
-            Weights::parse("tests"),
-            Err("\"tests\" is not PART=WEIGHT".into())
-        );
+        assert_eq!(why("tests"), Err("\"tests\" is not PART=WEIGHT".into()));
     }
 }

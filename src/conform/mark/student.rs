@@ -8,7 +8,7 @@ use std::path::Path;
 use super::super::clause::Kind;
 use super::super::cover::{Scenario, covered_by};
 use super::super::model::{NotRead, Tests};
-use super::super::{ConformError, Setup, case, reference, report};
+use super::super::{ConformError, Invocation, case, reference, report};
 use super::submission::Submission;
 
 /// The scenarios the assignment's rules govern: the ones a student's tests
@@ -72,7 +72,7 @@ pub fn tests(sub: &Submission) -> (Tests, Vec<NotRead>) {
             found.no_out.push(shown);
             continue;
         };
-        let expected = reference(Setup::contract(), &test.input);
+        let expected = reference(Invocation::contract(), &test.input);
         let mut wrong = report::first_difference(&expected.stdout, out).unwrap_or_default();
         if let Some(code) = test.code.filter(|c| *c != expected.code) {
             wrong.push_str(&format!(

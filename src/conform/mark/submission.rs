@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 use super::super::case::MAX_INPUT;
 use super::super::model::NotRead;
 use super::super::report;
+use super::error::{FileError, FolderError};
 
 /// A submission's folder, as it was found.
 #[derive(Clone, Debug)]
@@ -45,18 +46,19 @@ impl Submission {
     ///
     /// Why the folder itself is not read (a link, not a folder, not
     /// readable), as a predicate: then nothing of it is.
-    pub fn open(folder: &Path) -> Result<Submission, String> {
+    pub fn open(folder: &Path) -> Result<Submission, FolderError> {
         // `bob/` would be followed where `bob` is a link: the components
         // leave the last slash out.
         let folder: PathBuf = folder.components().collect();
-        let meta = fs::symlink_metadata(&folder).map_err(|e| cannot("be read", &e))?;
+        let unreadable = |e: io::Error| FolderError::Unreadable(e.kind());
+        let meta = fs::symlink_metadata(&folder).map_err(unreadable)?;
         if meta.file_type().is_symlink() {
-            return Err("is a link (not followed: give the folder it leads to)".to_owned());
+            return Err(FolderError::Link);
         }
         if !meta.is_dir() {
-            return Err(format!("{}, not a folder", kind(meta.file_type())));
+            return Err(FolderError::NotAFolder(kind(meta.file_type())));
         }
-        let root = fs::canonicalize(&folder).map_err(|e| cannot("be read", &e))?;
+        let root = fs::canonicalize(&folder).map_err(unreadable)?;
         let mut found = Submission {
             folder,
             files: BTreeSet::new(),
@@ -68,7 +70,7 @@ impl Submission {
         while let Some(relative) = waiting.pop() {
             let entries = match fs::read_dir(found.folder.join(&relative)) {
                 Ok(entries) => entries,
-                Err(e) if relative.as_os_str().is_empty() => return Err(cannot("be read", &e)),
+                Err(e) if relative.as_os_str().is_empty() => return Err(unreadable(e)),
                 Err(e) => {
                     found.refused.push((relative, cannot("be listed", &e)));
                     continue;
@@ -95,7 +97,7 @@ impl Submission {
                         Ok(_) => {
                             found.files.insert(path);
                         }
-                        Err(why) => found.refused.push((path, why)),
+                        Err(why) => found.refused.push((path, why.to_string())),
                     },
                     Ok(t) => found.refused.push((path, kind(t).to_owned())),
                 }
@@ -211,29 +213,30 @@ fn kind(t: FileType) -> &'static str {
 /// Opens the plain file at `path` to read it, with its length: never
 /// through a link, never waiting on a FIFO, and only if what was opened
 /// is a plain file no larger than [`MAX_INPUT`]; or why not.
-fn open_plain(path: &Path) -> Result<(File, u64), String> {
+fn open_plain(path: &Path) -> Result<(File, u64), FileError> {
+    let cannot = |verb| move |e: io::Error| FileError::Cannot(verb, e.kind());
     #[cfg(unix)]
     let file = {
         use rustix::fs::{Mode, OFlags};
         let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
         rustix::fs::open(path, flags, Mode::empty())
             .map(File::from)
-            .map_err(|e| cannot("be opened", &io::Error::from(e)))?
+            .map_err(|e| cannot("be opened")(io::Error::from(e)))?
     };
     #[cfg(not(unix))]
     let file = {
-        let meta = fs::symlink_metadata(path).map_err(|e| cannot("be read", &e))?;
+        let meta = fs::symlink_metadata(path).map_err(cannot("be read"))?;
         if !meta.is_file() {
-            return Err(kind(meta.file_type()).to_owned());
+            return Err(FileError::NotPlain(kind(meta.file_type())));
         }
-        File::open(path).map_err(|e| cannot("be opened", &e))?
+        File::open(path).map_err(cannot("be opened"))?
     };
-    let meta = file.metadata().map_err(|e| cannot("be read", &e))?;
+    let meta = file.metadata().map_err(cannot("be read"))?;
     if !meta.is_file() {
-        return Err(kind(meta.file_type()).to_owned());
+        return Err(FileError::NotPlain(kind(meta.file_type())));
     }
     if meta.len() > MAX_INPUT {
-        return Err("is larger than 1 GiB".to_owned());
+        return Err(FileError::TooLarge);
     }
     Ok((file, meta.len()))
 }
@@ -245,7 +248,7 @@ mod tests {
     #[test]
     fn a_folder_that_is_not_there_cannot_be_read() {
         let why = Submission::open(Path::new("no such folder")).expect_err("not there");
-        assert_eq!(why, "cannot be read (entity not found)");
+        assert_eq!(why.to_string(), "cannot be read (entity not found)");
     }
 
     /// Builds a submission in a folder of its own beside a secret: a plain
@@ -327,13 +330,17 @@ mod tests {
         std::os::unix::fs::symlink(&sub, &link).expect("link");
         for given in [link.clone(), link.join("")] {
             let why = Submission::open(&given).expect_err("a link");
-            assert_eq!(why, "is a link (not followed: give the folder it leads to)");
+            assert_eq!(why, FolderError::Link);
+            assert_eq!(
+                why.to_string(),
+                "is a link (not followed: give the folder it leads to)"
+            );
         }
     }
 
     #[test]
     fn a_file_is_not_a_submission() {
         let why = Submission::open(Path::new(file!())).expect_err("a file");
-        assert_eq!(why, "is a file, not a folder");
+        assert_eq!(why.to_string(), "is a file, not a folder");
     }
 }

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use super::super::model::{Checked, Correctness, Failure, FuzzRun, SuiteUsed, Verdict};
 use super::super::report::{self, text};
-use super::super::run::{self, End, Limits};
+use super::super::run::{self, Budget, End};
 use super::super::sandbox::Kit;
 use super::super::{
     CheckOptions, ConformError, Format, FuzzOptions, Limit, ReadArgs, case, check, fuzz, reap,
@@ -224,7 +224,7 @@ pub fn correctness(
     opts: &SuiteOptions,
     suite: &Ready,
     fuzz_out: &Path,
-) -> Result<Correctness, String> {
+) -> Result<Correctness, ConformError> {
     let command = vec![program.as_os_str().to_owned()];
     let hangs = hangs_at_end_of_input(kit, &command, opts.timeout);
     let (paths, not_run_at_eof) = if hangs {
@@ -241,7 +241,7 @@ pub fn correctness(
         format: Format::Json,
         contain: Default::default(),
     };
-    let checked = check::run_cases(&check_opts, kit, &mut |_| Ok(())).map_err(|e| e.to_string())?;
+    let checked = check::run_cases(&check_opts, kit, &mut |_| Ok(()))?;
     let mut found = tally(&checked, &|path| suite.shown(path));
     found.not_run_at_end_of_input = not_run_at_eof;
     found.contained = containment(kit);
@@ -270,7 +270,7 @@ pub fn containment(kit: Option<&Kit>) -> Vec<String> {
 /// `who` and no `term`, ended: a program that does not stop at end of
 /// input would cost the timeout on every case that ends mid-game.
 fn hangs_at_end_of_input(kit: Option<&Kit>, command: &[OsString], timeout: Duration) -> bool {
-    let limits = Limits {
+    let limits = Budget {
         timeout,
         cap: 1 << 20,
     };
@@ -282,8 +282,8 @@ fn hangs_at_end_of_input(kit: Option<&Kit>, command: &[OsString], timeout: Durat
 
 /// The suite's cases that do not end the input mid-game (by how the
 /// reference plays them), and how many do.
-fn cases_not_ending_at_eof(suite: &Path) -> Result<(Vec<PathBuf>, usize), String> {
-    let paths = case::find(&[suite.to_path_buf()]).map_err(|e| e.to_string())?;
+fn cases_not_ending_at_eof(suite: &Path) -> Result<(Vec<PathBuf>, usize), ConformError> {
+    let paths = case::find(&[suite.to_path_buf()])?;
     let mut kept = Vec::new();
     let mut left = 0;
     for path in paths {

@@ -34,7 +34,7 @@ pub struct Marked {
     pub suite: SuiteUsed,
     /// Whether and how it compiled.
     pub build: Build,
-    /// Each restriction broken, in the order of [`Rule::ALL`].
+    /// Each restriction broken, in the order of [`Restriction::ALL`].
     pub broken: Vec<Violation>,
     /// Why the compiled program's imports could not be read, if they
     /// could not: then those restrictions were not checked.
@@ -131,7 +131,7 @@ pub struct Build {
 
 /// A restriction of the assignment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Rule {
+pub enum Restriction {
     /// Source files beyond the scaffold's.
     ExtraFiles,
     /// Variable-length arrays.
@@ -144,35 +144,35 @@ pub enum Rule {
     MappedMemory,
 }
 
-impl Rule {
+impl Restriction {
     /// Every restriction, in report order.
-    pub const ALL: [Rule; 5] = [
-        Rule::ExtraFiles,
-        Rule::Vla,
-        Rule::DynamicMemory,
-        Rule::Files,
-        Rule::MappedMemory,
+    pub const ALL: [Restriction; 5] = [
+        Restriction::ExtraFiles,
+        Restriction::Vla,
+        Restriction::DynamicMemory,
+        Restriction::Files,
+        Restriction::MappedMemory,
     ];
 
     /// Its name in reports and CSV headers.
     pub const fn id(self) -> &'static str {
         match self {
-            Rule::ExtraFiles => "extra_files",
-            Rule::Vla => "vla",
-            Rule::DynamicMemory => "dynamic_memory",
-            Rule::Files => "files",
-            Rule::MappedMemory => "mapped_memory",
+            Restriction::ExtraFiles => "extra_files",
+            Restriction::Vla => "vla",
+            Restriction::DynamicMemory => "dynamic_memory",
+            Restriction::Files => "files",
+            Restriction::MappedMemory => "mapped_memory",
         }
     }
 
     /// What it forbids, in words.
     pub const fn title(self) -> &'static str {
         match self {
-            Rule::ExtraFiles => "no source files beyond the scaffold's",
-            Rule::Vla => "no variable-length arrays",
-            Rule::DynamicMemory => "no dynamic memory",
-            Rule::Files => "no use of files",
-            Rule::MappedMemory => "no mapped memory",
+            Restriction::ExtraFiles => "no source files beyond the scaffold's",
+            Restriction::Vla => "no variable-length arrays",
+            Restriction::DynamicMemory => "no dynamic memory",
+            Restriction::Files => "no use of files",
+            Restriction::MappedMemory => "no mapped memory",
         }
     }
 }
@@ -181,7 +181,7 @@ impl Rule {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation {
     /// Which restriction.
-    pub rule: Rule,
+    pub rule: Restriction,
     /// What shows it.
     pub what: String,
 }
@@ -421,7 +421,7 @@ impl Serialize for Marked {
                 why: n.why.clone(),
             })
             .collect();
-        let restrictions: Vec<RestrictionShown> = Rule::ALL
+        let restrictions: Vec<RestrictionShown> = Restriction::ALL
             .iter()
             .map(|&rule| RestrictionShown {
                 id: rule.id(),
@@ -453,7 +453,7 @@ impl Serialize for Marked {
 
 impl Marked {
     /// What shows each breach of `rule`, in order.
-    pub fn broken_of(&self, rule: Rule) -> impl Iterator<Item = &str> {
+    pub fn broken_of(&self, rule: Restriction) -> impl Iterator<Item = &str> {
         self.broken
             .iter()
             .filter(move |v| v.rule == rule)

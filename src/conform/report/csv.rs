@@ -1,7 +1,7 @@
 //! The class's CSV (RFC 4180): a header, then one row a submission.
 
 use super::page::{compiles_word, memory_word};
-use crate::conform::model::{Marked, Rule};
+use crate::conform::model::{Marked, Restriction};
 
 /// A field, quoted when it must be.
 fn field(text: &str) -> String {
@@ -13,11 +13,11 @@ fn field(text: &str) -> String {
 }
 
 /// What a row says of `rule`: what breaks it, `not checked` or `ok`.
-fn restriction(m: &Marked, rule: Rule) -> String {
+fn restriction(m: &Marked, rule: Restriction) -> String {
     let broken: Vec<&str> = m.broken_of(rule).collect();
     let unchecked = match rule {
-        Rule::ExtraFiles => m.folder_not_read().is_some(),
-        Rule::Vla => !m.build.compiled,
+        Restriction::ExtraFiles => m.folder_not_read().is_some(),
+        Restriction::Vla => !m.build.compiled,
         _ => !m.build.compiled || m.imports_unread.is_some(),
     };
     if !broken.is_empty() {
@@ -32,7 +32,7 @@ fn restriction(m: &Marked, rule: Rule) -> String {
 /// The CSV of `all`.
 pub fn class(all: &[Marked]) -> String {
     let mut header = vec!["name", "compiles"];
-    header.extend(Rule::ALL.iter().map(|r| r.id()));
+    header.extend(Restriction::ALL.iter().map(|r| r.id()));
     header.extend(["correctness", "tests", "memory", "total", "max"]);
     let mut out = header.join(",");
     out.push('\n');
@@ -45,7 +45,7 @@ pub fn class(all: &[Marked]) -> String {
                 .map_or(String::new(), |p| p.score.to_string())
         };
         let mut row = vec![field(&m.name), compiles_word(m).to_owned()];
-        row.extend(Rule::ALL.iter().map(|&rule| restriction(m, rule)));
+        row.extend(Restriction::ALL.iter().map(|&rule| restriction(m, rule)));
         row.push(part("correctness"));
         row.push(part("tests"));
         row.push(memory_word(m).to_owned());

@@ -8,7 +8,7 @@
 use serde::Serialize;
 
 use super::{json, page};
-use crate::conform::model::{Marked, Rule};
+use crate::conform::model::{Marked, Restriction};
 
 /// The whole file.
 #[derive(Serialize)]
@@ -58,7 +58,7 @@ pub fn results(m: &Marked) -> String {
             format!("{build}\nWithout a program that compiles there is no mark.")
         },
     )];
-    for rule in Rule::ALL {
+    for rule in Restriction::ALL {
         let broken: Vec<&str> = m.broken_of(rule).collect();
         let output = if broken.is_empty() {
             "not broken".to_owned()

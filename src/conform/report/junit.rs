@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use super::page;
 use super::xml;
 use crate::conform::clause;
-use crate::conform::model::{Checked, Fuzzed, Marked, NOT_OFFICIAL, Rule, Verdict};
+use crate::conform::model::{Checked, Fuzzed, Marked, NOT_OFFICIAL, Restriction, Verdict};
 
 /// A whole document: `<testsuites>` and what it holds.
 pub struct Document {
@@ -355,7 +355,7 @@ pub fn mark(all: &[Marked]) -> String {
             "compiles".into(),
             (!m.build.compiled).then(|| format!("{}\n{}", m.build.command, m.build.messages)),
         )];
-        for rule in Rule::ALL {
+        for rule in Restriction::ALL {
             let broken: Vec<&str> = m.broken_of(rule).collect();
             cases.push((
                 format!("restriction: {}", rule.title()),

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::{csv, gradescope, junit};
 use crate::conform::mark::score::{Weights, marks};
-use crate::conform::model::{Build, Marked, Rule, Tests, Violation};
+use crate::conform::model::{Build, Marked, Restriction, Tests, Violation};
 
 /// A submission that compiled, calls `malloc`, and has no tests.
 fn with_malloc() -> Marked {
@@ -18,7 +18,7 @@ fn with_malloc() -> Marked {
             ..Build::default()
         },
         broken: vec![Violation {
-            rule: Rule::DynamicMemory,
+            rule: Restriction::DynamicMemory,
             what: "calls malloc".into(),
         }],
         tests: Tests {

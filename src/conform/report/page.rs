@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use crate::conform::model::{Marked, NOT_OFFICIAL, Rule};
+use crate::conform::model::{Marked, NOT_OFFICIAL, Restriction};
 
 /// Failing cases shown in full; the rest are counted.
 const FAILURES_SHOWN: usize = 5;
@@ -101,7 +101,7 @@ fn write_restrictions(out: &mut String, m: &Marked) {
         );
     } else {
         let _ = writeln!(out, "restrictions: BROKEN, the mark is zero");
-        for rule in Rule::ALL {
+        for rule in Restriction::ALL {
             for v in m.broken.iter().filter(|v| v.rule == rule) {
                 let _ = writeln!(out, "  {}: {}", rule.title(), v.what);
             }

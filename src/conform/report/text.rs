@@ -4,6 +4,7 @@
 //! group as soon as it is known.
 
 use std::io::{self, Write};
+use std::time::Duration;
 
 use super::{SHOWN_LINES, escape_lines};
 use crate::conform::clause::{self, Clause};
@@ -141,6 +142,42 @@ pub fn finding(out: &mut dyn Write, number: usize, f: &FuzzFinding) -> io::Resul
         writeln!(out, "  {line}")?;
     }
     writeln!(out, "  written as {}", f.file)
+}
+
+/// The first line of `fuzz`'s report: the program and the seed.
+pub fn fuzz_start(
+    out: &mut dyn Write,
+    program: &str,
+    seed: u64,
+    assignment_only: bool,
+) -> io::Result<()> {
+    let only = if assignment_only {
+        ", the assignment's rules only"
+    } else {
+        ""
+    };
+    writeln!(out, "fuzzing {program} with seed {seed}{only}")?;
+    out.flush()
+}
+
+/// The line once the cases are made: how many, how fast, on how many
+/// workers, and what share of their time went to generating, to the
+/// reference and to the program (`spent`, in that order).
+pub fn fuzz_rate(
+    out: &mut dyn Write,
+    cases: u64,
+    took: Duration,
+    workers: usize,
+    spent: [Duration; 3],
+) -> io::Result<()> {
+    let busy = spent.iter().sum::<Duration>().as_secs_f64().max(1e-9);
+    let [generating, reference, program] = spent.map(|d| 100.0 * d.as_secs_f64() / busy);
+    writeln!(
+        out,
+        "{cases} cases in {:.1} s: {:.0} cases/s on {workers} workers (of their time: generating {generating:.1}%, reference {reference:.1}%, program {program:.1}%)",
+        took.as_secs_f64(),
+        cases as f64 / took.as_secs_f64().max(1e-9),
+    )
 }
 
 /// The verdict of a fuzzing, in a line: why nothing was checked, `0
