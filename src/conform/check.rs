@@ -266,10 +266,7 @@ impl Runner<'_> {
         let (input, t, ran) = match twin {
             // Hung at the end of the input: what it does before.
             Some((input, (twin_trace, twin_ran))) if hung(ran) && !hung(twin_ran) => {
-                let want = Expected {
-                    stdout: twin_trace.stdout.clone(),
-                    code: twin_trace.code,
-                };
+                let want = twin_trace.expected();
                 if report::compare(&want, twin_ran).is_none() {
                     return Some(diagnose::end_finding(&case.input, t, ran).clause);
                 }

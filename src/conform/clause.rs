@@ -9,8 +9,9 @@
 
 use std::fmt;
 
-/// Whose clause it is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// Whose clause it is, serialized as [`Kind::word`] says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Kind {
     /// The assignment fixes it.
     Rule,
@@ -36,20 +37,15 @@ impl Kind {
     }
 }
 
-impl serde::Serialize for Kind {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.word())
-    }
-}
-
 /// Declares [`Clause`] and its table together: a variant, its id, its
 /// kind and its title, one row each.
 macro_rules! clauses {
     ($($variant:ident $id:literal $kind:ident $title:literal,)*) => {
-        /// One clause of the contract; its order is the table's.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        /// One clause of the contract, serialized as its id; its order is
+        /// the table's.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
         pub enum Clause {
-            $(#[doc = concat!("`", $id, "`: ", $title)] $variant,)*
+            $(#[doc = concat!("`", $id, "`: ", $title)] #[serde(rename = $id)] $variant,)*
         }
 
         impl Clause {
@@ -120,13 +116,6 @@ clauses! {
     PlaceForbidden "PLACE-FORBIDDEN" Decision "with --rule renju: Black's forbidden point, Forbidden coordinate",
 }
 
-impl Clause {
-    /// The clause with id `id`.
-    pub fn from_id(id: &str) -> Option<Clause> {
-        Clause::ALL.into_iter().find(|c| c.id() == id)
-    }
-}
-
 /// The ids of `clauses`, joined by commas.
 pub fn ids(clauses: &[Clause]) -> String {
     clauses
@@ -140,13 +129,6 @@ pub fn ids(clauses: &[Clause]) -> String {
 impl fmt::Display for Clause {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.pad(self.id())
-    }
-}
-
-/// Its id, as reports write it.
-impl serde::Serialize for Clause {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.id())
     }
 }
 
@@ -187,9 +169,13 @@ mod tests {
     fn the_document_and_the_table_name_the_same_clauses() {
         let marked = marks(CONTRACT);
         for (id, kind) in &marked {
-            let clause = Clause::from_id(id)
-                .unwrap_or_else(|| panic!("{id} is in the contract, not in Clause::ALL"));
-            assert_eq!(clause.kind().word(), kind, "{id}: kind");
+            let found = Clause::ALL.iter().find(|c| c.id() == id);
+            let found = found.map(|c| c.kind().word());
+            assert_eq!(
+                found,
+                Some(kind.as_str()),
+                "{id}: not in Clause::ALL, or its kind"
+            );
         }
         for clause in Clause::ALL {
             let times = marked.iter().filter(|(id, _)| id == clause.id()).count();

@@ -29,10 +29,11 @@ pub struct CoverOptions {
 /// that covers it.
 macro_rules! scenarios {
     ($($variant:ident $id:literal $clause:ident $what:literal $example:expr,)*) => {
-        /// One scenario: a situation [`trace`] records, tied to a clause.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        /// One scenario, serialized as its id: a situation [`trace`]
+        /// records, tied to a clause.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
         pub enum Scenario {
-            $(#[doc = concat!("`", $id, "`: ", $what)] $variant,)*
+            $(#[doc = concat!("`", $id, "`: ", $what)] #[serde(rename = $id)] $variant,)*
         }
 
         impl Scenario {
@@ -136,13 +137,6 @@ impl fmt::Display for Scenario {
     }
 }
 
-/// Its id, as reports write it.
-impl serde::Serialize for Scenario {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.id())
-    }
-}
-
 /// The scenarios an input covers, as the reference plays it.
 pub fn covered_by(input: &[u8]) -> Vec<Scenario> {
     let trace = trace::trace(input);
@@ -223,11 +217,6 @@ mod tests {
     /// to test is that every scenario's example really covers it.
     #[test]
     fn every_scenario_is_covered_by_its_example() {
-        assert!(
-            Scenario::ALL.len() >= 40,
-            "{} scenarios",
-            Scenario::ALL.len()
-        );
         for scenario in Scenario::ALL {
             // Four examples describe inputs that cannot be shown on a line:
             // those are made here.

@@ -331,19 +331,12 @@ fn plain_fails(lines: &[&[u8]], n: usize, v: Verdict, prober: &Prober) -> Option
     if v != Verdict::Differs || line.iter().all(|&b| trace::assignment_byte(b)) {
         return None;
     }
-    let plain: Vec<u8> = line
-        .iter()
-        .copied()
-        .filter(|&b| trace::assignment_byte(b))
-        .collect();
+    let plain = trace::plain(line);
     let mut changed: Vec<&[u8]> = lines[..n].to_vec();
     changed[n - 1] = &plain;
     let input = prefix(&changed, n);
     let trace = trace::trace(&input);
-    let expected = Expected {
-        stdout: trace.stdout.clone(),
-        code: trace.code,
-    };
+    let expected = trace.expected();
     let allowed = prober.allowance()?;
     let ran = (prober.run)(&input, &expected, allowed);
     Some(verdict(prober.term, &trace, &ran) != Verdict::Agree)
@@ -423,10 +416,7 @@ fn probe(
                     scope.spawn(move || {
                         let input = prefix(lines, n);
                         let trace = trace::trace(&input);
-                        let expected = Expected {
-                            stdout: trace.stdout.clone(),
-                            code: trace.code,
-                        };
+                        let expected = trace.expected();
                         let got = (prober.run)(&input, &expected, allowed);
                         (n, verdict(prober.term, &trace, &got), got, trace)
                     })
@@ -505,11 +495,7 @@ fn line_clause(step: &Step) -> Clause {
 /// (`place A1\xff\r` is no command, for the `\r`, whatever the `\xff`
 /// is; nor is `place A` and 60 tabs, whatever its length): that rule.
 fn rule_beneath(line: &[u8]) -> Option<Clause> {
-    let plain: Vec<u8> = line
-        .iter()
-        .copied()
-        .filter(|&b| trace::assignment_byte(b))
-        .collect();
+    let plain = trace::plain(line);
     if plain.is_empty() {
         return None;
     }
@@ -724,21 +710,14 @@ impl Blamed<'_> {
             )
         };
         let mut f = self.finding(clause, Class::Output, cause);
-        let win_missed = matches!(
-            clause,
-            Clause::WinLine | Clause::WinOverline | Clause::TieWinFirst
-        ) && reply.ends_with(text::THANKS)
+        let wins = [Clause::WinLine, Clause::WinOverline, Clause::TieWinFirst];
+        let win_missed = wins.contains(&clause)
+            && reply.ends_with(text::THANKS)
             && !rest.starts_with(first_line_of(reply));
         if win_missed {
             f.group = Group::WinMissed;
         }
-        let plain: Vec<u8> = self
-            .line
-            .iter()
-            .copied()
-            .filter(|&b| trace::assignment_byte(b))
-            .collect();
-        let kinds = trace::invalid_kinds(&plain);
+        let kinds = trace::invalid_kinds(&trace::plain(self.line));
         if reply == text::INVALID
             && matches!(clause, Clause::LineSplit | Clause::Ws | Clause::CmdExact)
             && kinds.first().is_some_and(|k| WHITESPACE_KINDS.contains(k))
@@ -770,11 +749,7 @@ impl Blamed<'_> {
             // The result is right, the history under it is not.
             clause = Clause::CmdHistory;
         }
-        let mist = matches!(
-            step.clause,
-            Clause::MistStart | Clause::MistMove | Clause::MistStays
-        );
-        if mist && !got_line.contains(&b',') {
+        if trace::MIST.contains(&step.clause) && !got_line.contains(&b',') {
             // No hole at all where one is due: `view` itself.
             clause = Clause::CmdView;
         }
@@ -846,12 +821,11 @@ pub fn end_finding(input: &[u8], trace: &Trace, ran: &Ran) -> Finding {
     let b = trace::blame(input, trace, got, run_end(trace, ran));
     let clause = end_clause(input, trace, ran, b.clause);
     let cause = end_cause(input, trace, ran, class);
-    let line_decision = matches!(
-        clause,
-        Clause::LineSplit | Clause::LineNoNl | Clause::LineFinalNl | Clause::LineLong
-    );
+    use Clause::{LineFinalNl, LineLong, LineNoNl, LineSplit};
+    // A clause of how lines are read: the line is named.
+    let of_lines = [LineSplit, LineNoNl, LineFinalNl, LineLong].contains(&clause);
     let cause = match b.line.and_then(|n| trace.steps.get(n - 1)) {
-        Some(step) if class == Class::Output && line_decision => format!(
+        Some(step) if class == Class::Output && of_lines => format!(
             "line {}: {}: {cause}",
             step.number,
             quoted(&input[step.line.clone()])
@@ -873,6 +847,7 @@ pub fn end_finding(input: &[u8], trace: &Trace, ran: &Ran) -> Finding {
 /// The clause of a disagreement at the end of the input, from the one
 /// the first difference is blamed on.
 fn end_clause(input: &[u8], trace: &Trace, ran: &Ran, blamed: Clause) -> Clause {
+    use Clause::*;
     let stuck = matches!(ran.end, End::TimedOut(_)) || crashed(&ran.end);
     let endless = stuck || matches!(ran.end, End::TooMuchOutput(_));
     let last_unended = !input.is_empty() && !input.ends_with(b"\n");
@@ -882,15 +857,7 @@ fn end_clause(input: &[u8], trace: &Trace, ran: &Ran, blamed: Clause) -> Clause 
         // cause, the end of the input.
         Clause::EofExit
     } else if last_unended
-        && matches!(
-            blamed,
-            Clause::ExitCodes
-                | Clause::TermStop
-                | Clause::CmdTerm
-                | Clause::LineLong
-                | Clause::BytesAny
-                | Clause::WsSet
-        )
+        && [ExitCodes, TermStop, CmdTerm, LineLong, BytesAny, WsSet].contains(&blamed)
     {
         // The same line with a newline after it was answered right (every
         // start of the input ended by `term` agrees): what is wrong is the
@@ -911,19 +878,8 @@ fn end_cause(input: &[u8], trace: &Trace, ran: &Ran, class: Class) -> String {
         (Class::Hang, Stop::Ended(_)) => "still running after the game ended".to_owned(),
         (Class::Hang, Stop::Term) => "still running after `term`".to_owned(),
         (Class::Crash, _) => format!("crashes at end of input ({})", ended(ran)),
-        _ => match report::compare(
-            &Expected {
-                stdout: trace.stdout.clone(),
-                code: trace.code,
-            },
-            ran,
-        ) {
-            Some(detail) => detail
-                .lines()
-                .next()
-                .unwrap_or_default()
-                .trim()
-                .to_owned(),
+        _ => match report::compare(&trace.expected(), ran) {
+            Some(detail) => detail.lines().next().unwrap_or_default().trim().to_owned(),
             None => "agreed when run again".to_owned(),
         },
     }
@@ -1004,10 +960,7 @@ pub fn last_line_finding(body: &[u8], prober: &Prober) -> Option<Finding> {
     if read != lines.len() {
         return None;
     }
-    let expected = Expected {
-        stdout: trace.stdout.clone(),
-        code: trace.code,
-    };
+    let expected = trace.expected();
     let allowed = prober.allowance()?;
     let ran = (prober.run)(&input, &expected, allowed);
     let v = verdict(prober.term, &trace, &ran);
@@ -1019,10 +972,7 @@ pub fn last_line_finding(body: &[u8], prober: &Prober) -> Option<Finding> {
     if let Some(n) = lines.len().checked_sub(1) {
         let before = prefix(&lines, n);
         let before_trace = trace::trace(&before);
-        let want = Expected {
-            stdout: before_trace.stdout.clone(),
-            code: before_trace.code,
-        };
+        let want = before_trace.expected();
         let allowed = prober.allowance()?;
         let ran_before = (prober.run)(&before, &want, allowed);
         if verdict(prober.term, &before_trace, &ran_before) != Verdict::Agree {

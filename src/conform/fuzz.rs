@@ -309,10 +309,7 @@ impl<'o> Shared<'o> {
 
     /// Why `ran` disagrees, or `None` if it agrees.
     fn explain(&self, input: &[u8], trace: &trace::Trace, ran: &Ran) -> Option<Finding> {
-        let expected = Expected {
-            stdout: trace.stdout.clone(),
-            code: trace.code,
-        };
+        let expected = trace.expected();
         report::compare(&expected, ran)?;
         let hangs = self.known_hangs();
         if let Some(known) = diagnose::known_hang(input, trace, ran, &hangs) {
@@ -352,10 +349,7 @@ impl<'o> Shared<'o> {
                 return;
             }
         }
-        let expected = Expected {
-            stdout: trace.stdout.clone(),
-            code: trace.code,
-        };
+        let expected = trace.expected();
         // A new group only for a case that disagrees again, whatever the
         // probes found: a probe that fails may itself be the one run that
         // went wrong, and when none fails the line is a guess from this
@@ -490,10 +484,7 @@ fn worker(shared: &Shared) -> Spent {
         }
         let t1 = Instant::now();
         let trace = trace::trace(&input);
-        let expected = Expected {
-            stdout: trace.stdout.clone(),
-            code: trace.code,
-        };
+        let expected = trace.expected();
         let t2 = Instant::now();
         let ran = shared.run(&input, &expected, opts.timeout);
         let t3 = Instant::now();
@@ -542,10 +533,7 @@ fn silent(
 ) -> Grouped {
     let example = b"who\nterm\n".to_vec();
     let trace = trace::trace(&example);
-    let expected = Expected {
-        stdout: trace.stdout.clone(),
-        code: trace.code,
-    };
+    let expected = trace.expected();
     let ran = if deadline.is_none_or(|d| Instant::now() < d) {
         run_program(opts, kit, &expected, &example, opts.timeout)
     } else {
@@ -635,7 +623,7 @@ fn shrink_group(
         runs: shrunk.tests,
         seconds: started.elapsed().as_secs_f64(),
     };
-    let expected = expected_of(&input);
+    let expected = trace::trace(&input).expected();
     let clause = match group.finding.group {
         Group::WinMissed => missed_win_clause(&group.common),
         Group::Whitespace => whitespace_clause(&group.common),
@@ -739,10 +727,7 @@ fn shrink_example(
             if opts.assignment_only && !generate::is_assignment_only(candidate) {
                 return false;
             }
-            let expected = Expected {
-                stdout: trace.stdout.clone(),
-                code: trace.code,
-            };
+            let expected = trace.expected();
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 return false;
             }
@@ -769,15 +754,6 @@ fn shrink_example(
         .remove(&shrunk.input)
         .unwrap_or_else(|| group.finding.clone());
     (shrunk, finding)
-}
-
-/// What the reference does with `input`.
-fn expected_of(input: &[u8]) -> Expected {
-    let trace = trace::trace(input);
-    Expected {
-        stdout: trace.stdout,
-        code: trace.code,
-    }
 }
 
 /// Whether `trace` can show the clause `clause` at all: a shrinking
@@ -833,7 +809,7 @@ fn write_case(opts: &FuzzOptions, finding: &mut FuzzFinding) -> Result<(), Confo
         "fuzz-{}-{}-{}",
         opts.seed, finding.first_case, finding.clause
     );
-    let expected = expected_of(&finding.input);
+    let expected = trace::trace(&finding.input).expected();
     let path = case::write(&opts.out_dir, &name, &finding.input, &expected)?;
     finding.file = report::shown_path(&path);
     Ok(())

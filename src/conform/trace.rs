@@ -30,6 +30,9 @@ pub use crate::controller::session::Stop;
 /// its own size (256 bytes, say) and split a longer one.
 pub const LONG_LINE: usize = 64;
 
+/// The clauses of a `view` reply: the mist's.
+pub(crate) const MIST: [Clause; 3] = [Clause::MistStart, Clause::MistMove, Clause::MistStays];
+
 /// One line read, and what it made the reference do.
 #[derive(Clone, Debug)]
 pub struct Step {
@@ -79,6 +82,14 @@ impl Trace {
     pub const fn ended(&self) -> bool {
         matches!(self.stop, Stop::Ended(_))
     }
+
+    /// Its stdout and exit code, as a program's are expected to be.
+    pub fn expected(&self) -> super::Expected {
+        super::Expected {
+            stdout: self.stdout.clone(),
+            code: self.code,
+        }
+    }
 }
 
 /// Bytes the assignment itself speaks of: printable ASCII, the five
@@ -88,13 +99,16 @@ pub fn assignment_byte(b: u8) -> bool {
     (0x20..0x7f).contains(&b) || is_whitespace(b) || b == b'\n'
 }
 
-/// The session's last answer, as it tells it.
-#[derive(Default)]
-struct Told(Option<Answer>);
+/// `line` without the bytes the assignment does not speak of.
+pub fn plain(line: &[u8]) -> Vec<u8> {
+    let keep = |b: &&u8| assignment_byte(**b);
+    line.iter().filter(keep).copied().collect()
+}
 
-impl Observer for Told {
+/// The session's last answer, as it tells it.
+impl Observer for Option<Answer> {
     fn answered(&mut self, answer: Answer) {
-        self.0 = Some(answer);
+        *self = Some(answer);
     }
 }
 
@@ -110,7 +124,7 @@ struct SinceMove {
 /// Plays `input` through the contract's game.
 pub fn trace(input: &[u8]) -> Trace {
     let game = Game::new(Rule::default());
-    let mut session = Session::new(game, Settings::default(), Vec::new()).observed(Told::default());
+    let mut session = Session::new(game, Settings::default(), Vec::new()).observed(None);
     let mut steps = Vec::new();
     let mut since = SinceMove::default();
     let mut start = 0;
@@ -123,13 +137,9 @@ pub fn trace(input: &[u8]) -> Trace {
         let line = &input[start..end];
         let at = session.output().len();
         // Writing to a vector cannot fail.
-        stop = session
-            .line(line)
-            .ok()
-            .flatten()
-            .unwrap_or(Stop::EndOfInput);
+        stop = session.line(line).ok().flatten().unwrap_or(stop);
         let _ = session.flush();
-        let Some(answer) = session.observer().0.take() else {
+        let Some(answer) = session.observer().take() else {
             break;
         };
         let (mut clause, mut scenarios, moved_anyway) =
@@ -413,14 +423,11 @@ fn ending_scenarios(game: &Game, p: Point, ending: Ending) -> (Clause, Vec<Scena
         found.push(Scenario::Win361stStone);
     }
     // The situation that groups failures: where the line lies.
-    found.insert(
-        0,
-        if edge {
-            Scenario::WinOnEdge
-        } else {
-            Scenario::WinInside
-        },
-    );
+    let situation = match edge {
+        true => Scenario::WinOnEdge,
+        false => Scenario::WinInside,
+    };
+    found.insert(0, situation);
     // A line on an edge is the commonest miss, whatever else it is; so a
     // program that misses those is one group, not one per line length.
     let clause = if edge {
@@ -563,11 +570,7 @@ fn reply_blame(trace: &Trace, index: usize, got: &[u8], common: usize) -> Blame 
             return on(step, Clause::MistMove);
         }
     }
-    if matches!(
-        step.clause,
-        Clause::MistStart | Clause::MistMove | Clause::MistStays
-    ) && common >= centre_end(expected, step)
-    {
+    if MIST.contains(&step.clause) && common >= centre_end(expected, step) {
         // The centre is right, but not the symbols: an edge where an
         // `x` is wrong, else the stones.
         let cut = step

@@ -300,17 +300,9 @@ impl Script {
 /// stone (the two scenarios whose example cannot be shown on a line).
 #[cfg(test)]
 pub(crate) fn full_board_game(win_last: bool) -> Vec<u8> {
-    let (plain, mut rng) = (tie_pattern(), Rng::new(3));
-    let order = match win_last {
-        true => (0..32).find_map(|_| last_stone_wins(&mut rng, &plain)),
-        false => Some(interleave(&mut rng, &plain, None)),
-    };
-    order
-        .unwrap_or_default()
-        .into_iter()
-        .flat_map(|p| [place_line(p), b"\n".to_vec()])
-        .flatten()
-        .collect()
+    let mut script = Script::new();
+    script.full_board(&mut Rng::new(3), win_last);
+    script.finish(&mut Rng::new(1))
 }
 
 /// Which points are Black's in a full board with no line longer than
