@@ -90,6 +90,23 @@ pub struct Finding {
     pub ran: Ran,
 }
 
+impl Finding {
+    /// A finding grouped by its clause, with no line, scenario or example
+    /// yet: what each finding starts from.
+    pub fn new(clause: Clause, class: Class, cause: String, ran: Ran) -> Finding {
+        Finding {
+            clause,
+            group: Group::Clause(clause),
+            class,
+            line: None,
+            cause,
+            scenarios: Vec::new(),
+            example: Vec::new(),
+            ran,
+        }
+    }
+}
+
 /// How the program takes `term` alone, learnt once: prefixes end with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TermCheck {
@@ -354,45 +371,29 @@ fn guess(lines: &[&[u8]], lo: usize, hi: usize, v: Verdict, ran: &Ran, trace: &T
         .max(1);
     let step = trace.steps.get(n - 1);
     let (clause, class, cause) = match (v, step) {
-        (Verdict::Hang | Verdict::Crash, Some(step)) => (
-            stuck_clause(step, lines[n - 1]),
-            if v == Verdict::Hang {
-                Class::Hang
-            } else {
-                Class::Crash
-            },
-            format!(
-                "{} on one of lines {}-{hi}, likeliest line {n}: {} (time ran out before the line was found)",
-                if v == Verdict::Hang {
-                    "hangs"
-                } else {
-                    "crashes"
-                },
-                lo.max(1),
-                quoted(lines[n - 1])
-            ),
-        ),
+        (Verdict::Hang | Verdict::Crash, Some(step)) => {
+            let (class, what) = match v {
+                Verdict::Hang => (Class::Hang, "hangs"),
+                _ => (Class::Crash, "crashes"),
+            };
+            let (from, shown) = (lo.max(1), quoted(lines[n - 1]));
+            let cause = format!(
+                "{what} on one of lines {from}-{hi}, likeliest line {n}: {shown} (time ran out before the line was found)"
+            );
+            (stuck_clause(step, lines[n - 1]), class, cause)
+        }
         _ => {
             let b = trace::blame(&example, trace, &ran.stdout, run_end(trace, ran));
-            (
-                b.clause,
-                Class::Output,
-                format!(
-                    "{} (time ran out before the line to blame was found)",
-                    ended(ran)
-                ),
-            )
+            let why = ended(ran);
+            let cause = format!("{why} (time ran out before the line to blame was found)");
+            (b.clause, Class::Output, cause)
         }
     };
     Finding {
-        clause,
-        group: Group::Clause(clause),
-        class,
         line: Some(n),
-        cause,
         scenarios: step.map(|s| s.scenarios.clone()).unwrap_or_default(),
         example,
-        ran: ran.clone(),
+        ..Finding::new(clause, class, cause, ran.clone())
     }
 }
 
@@ -434,20 +435,18 @@ fn probe(
 
 /// The finding for a program whose exit code after `term` is wrong.
 fn term_code(code: i32) -> Finding {
+    let ran = Ran {
+        stdout: Vec::new(),
+        stderr: Vec::new(),
+        end: End::Code(code),
+        took: Duration::ZERO,
+    };
+    let cause = format!("exits with code {code} after `term`, expected 1");
     Finding {
-        clause: Clause::ExitCodes,
-        group: Group::Clause(Clause::ExitCodes),
-        class: Class::Output,
         line: Some(1),
-        cause: format!("exits with code {code} after `term`, expected 1"),
         scenarios: vec![Scenario::TermStart],
         example: b"term\n".to_vec(),
-        ran: Ran {
-            stdout: Vec::new(),
-            stderr: Vec::new(),
-            end: End::Code(code),
-            took: Duration::ZERO,
-        },
+        ..Finding::new(Clause::ExitCodes, Class::Output, cause, ran)
     }
 }
 
@@ -594,14 +593,9 @@ fn term_finding(v: Verdict, ran: &Ran, example: Vec<u8>) -> Finding {
         _ => (Clause::ExitCodes, Class::Output, ended(ran)),
     };
     Finding {
-        clause,
-        group: Group::Clause(clause),
-        class,
         line: Some(1),
-        cause,
-        scenarios: Vec::new(),
         example,
-        ran: ran.clone(),
+        ..Finding::new(clause, class, cause, ran.clone())
     }
 }
 
@@ -621,14 +615,10 @@ struct Blamed<'a> {
 impl Blamed<'_> {
     fn finding(&self, clause: Clause, class: Class, cause: String) -> Finding {
         Finding {
-            clause,
-            group: Group::Clause(clause),
-            class,
             line: Some(self.n),
-            cause,
             scenarios: self.step.scenarios.clone(),
             example: self.example.clone(),
-            ran: self.ran.clone(),
+            ..Finding::new(clause, class, cause, self.ran.clone())
         }
     }
 
@@ -833,14 +823,9 @@ pub fn end_finding(input: &[u8], trace: &Trace, ran: &Ran) -> Finding {
         _ => cause,
     };
     Finding {
-        clause,
-        group: Group::Clause(clause),
-        class,
-        line: None,
-        cause,
         scenarios: trace.session.clone(),
         example: input.to_vec(),
-        ran: ran.clone(),
+        ..Finding::new(clause, class, cause, ran.clone())
     }
 }
 
@@ -900,14 +885,15 @@ pub fn known_hang(input: &[u8], trace: &Trace, ran: &Ran, clauses: &[Clause]) ->
     let step = &trace.steps[n - 1];
     let clause = stuck_clause(step, lines[n - 1]);
     Some(Finding {
-        clause,
-        group: Group::Clause(clause),
-        class: Class::Hang,
         line: Some(n),
-        cause: format!("hangs after reading line {n}: {}", quoted(lines[n - 1])),
         scenarios: step.scenarios.clone(),
         example: prefix(&lines, n),
-        ran: ran.clone(),
+        ..Finding::new(
+            clause,
+            Class::Hang,
+            format!("hangs after reading line {n}: {}", quoted(lines[n - 1])),
+            ran.clone(),
+        )
     })
 }
 
@@ -926,17 +912,18 @@ pub fn without_probes(input: &[u8], trace: &Trace, ran: &Ran) -> Finding {
     let (n, step) = (i + 1, &trace.steps[i]);
     let clause = stuck_clause(step, lines[i]);
     Finding {
-        clause,
-        group: Group::Clause(clause),
-        class: Class::Hang,
         line: Some(n),
-        cause: format!(
-            "still running, though its input ends with `term` or the game's end: likeliest it hangs on line {n}: {}",
-            quoted(lines[i])
-        ),
         scenarios: step.scenarios.clone(),
         example: input.to_vec(),
-        ran: ran.clone(),
+        ..Finding::new(
+            clause,
+            Class::Hang,
+            format!(
+                "still running, though its input ends with `term` or the game's end: likeliest it hangs on line {n}: {}",
+                quoted(lines[i])
+            ),
+            ran.clone(),
+        )
     }
 }
 

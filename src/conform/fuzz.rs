@@ -563,14 +563,8 @@ fn silent(
     }
     Grouped {
         finding: Finding {
-            clause: Clause::CmdWho,
-            group: Group::Clause(Clause::CmdWho),
-            class: Class::Output,
-            line: None,
-            cause,
-            scenarios: Vec::new(),
             example,
-            ran,
+            ..Finding::new(Clause::CmdWho, Class::Output, cause, ran)
         },
         count: cases,
         index: 0,
@@ -679,7 +673,9 @@ fn shrink_example(
     group: &Grouped,
     deadline: Option<Instant>,
 ) -> (super::shrink::Shrunk, Finding) {
-    let target = (group.finding.group, group.finding.class);
+    // The finding of the group's case of lowest number.
+    let first = &group.finding;
+    let target = (first.group, first.class);
     let found: Mutex<BTreeMap<Vec<u8>, Finding>> = Mutex::new(BTreeMap::new());
     let run = |input: &[u8], expected: &Expected, timeout: Duration| {
         run_program(opts, kit, expected, input, timeout)
@@ -692,19 +688,17 @@ fn shrink_example(
         deadline,
         end_by_deadline: false,
     };
-    let by_line = group.finding.line.is_some() && group.finding.example.ends_with(b"term\n");
-    let clause_of = group.finding.clause;
-    let silent = group.finding.group == Group::Clause(Clause::CmdWho);
-    let shrunk = if silent && group.finding.line.is_none() {
+    let by_line = first.line.is_some() && first.example.ends_with(b"term\n");
+    let (jobs, budget) = (opts.jobs, opts.shrink_budget);
+    let shrunk = if first.group == Group::Clause(Clause::CmdWho) && first.line.is_none() {
         // The one finding of a silent program: its example is one line.
         super::shrink::Shrunk {
-            input: group.finding.example.clone(),
+            input: first.example.clone(),
             tests: 0,
             cut_short: false,
         }
     } else if by_line {
-        let example = &group.finding.example;
-        let body = &example[..example.len() - b"term\n".len()];
+        let body = &first.example[..first.example.len() - b"term\n".len()];
         let fails = |candidate: &[u8]| {
             if opts.assignment_only && !generate::is_assignment_only_body(candidate) {
                 return false;
@@ -717,11 +711,11 @@ fn shrink_example(
                 _ => false,
             }
         };
-        super::shrink::shrink(body, fails, opts.jobs, opts.shrink_budget, deadline)
+        super::shrink::shrink(body, fails, jobs, budget, deadline)
     } else {
         let fails = |candidate: &[u8]| {
             let trace = trace::trace(candidate);
-            if !can_show(candidate, &trace, clause_of) {
+            if !can_show(candidate, &trace, first.clause) {
                 return false;
             }
             if opts.assignment_only && !generate::is_assignment_only(candidate) {
@@ -742,17 +736,10 @@ fn shrink_example(
             lock(&found).insert(candidate.to_vec(), f);
             true
         };
-        super::shrink::shrink(
-            &group.finding.example,
-            fails,
-            opts.jobs,
-            opts.shrink_budget,
-            deadline,
-        )
+        super::shrink::shrink(&first.example, fails, jobs, budget, deadline)
     };
-    let finding = inner(found)
-        .remove(&shrunk.input)
-        .unwrap_or_else(|| group.finding.clone());
+    let finding = inner(found).remove(&shrunk.input);
+    let finding = finding.unwrap_or_else(|| first.clone());
     (shrunk, finding)
 }
 

@@ -245,10 +245,7 @@ pub fn check(checked: &Checked) -> String {
                 } else {
                     c.reason.clone()
                 },
-                kind: Some(
-                    c.clause
-                        .map_or_else(|| c.reason.clone(), |k| k.id().to_owned()),
-                ),
+                kind: Some(c.clause.map_or(c.reason.as_str(), |k| k.id()).to_owned()),
                 body: c.detail.clone(),
             },
             Verdict::Skip => Outcome::Skipped {

@@ -282,8 +282,9 @@ fn write_tests(out: &mut String, m: &Marked) {
             "; not covered:"
         }
     );
-    for (id, what, example) in t.missing.iter().take(MISSING_SHOWN) {
-        let _ = writeln!(out, "    {id}: {what} (e.g. {example})");
+    for s in t.missing.iter().take(MISSING_SHOWN) {
+        let (what, example) = (s.what(), super::escape(s.example()));
+        let _ = writeln!(out, "    {s}: {what} (e.g. {example})");
     }
     if t.missing.len() > MISSING_SHOWN {
         let _ = writeln!(
