@@ -253,6 +253,7 @@ impl<W: Write, O: Observer> Session<W, O> {
                 Kind::NotACommand => Answer::NotACommand,
                 Kind::NotAPoint => Answer::NotAPoint,
                 Kind::Who => Answer::Who,
+                // The last of the `Kind::FIXED` kinds with a fixed reply.
                 _ => Answer::View,
             });
             if self.settings.board && line.kind == Kind::View {
