@@ -160,6 +160,7 @@ fn judge(
         decisions,
         seconds: started.elapsed().as_secs_f64(),
         timed_out: false,
+        killed_at_limit: false,
         file: path.to_path_buf(),
     };
     let skip = |why: &str| Ok(result(Verdict::Skip, why.to_owned(), Vec::new()));
@@ -213,6 +214,10 @@ fn judge(
         kind: clause.map(Clause::kind),
         detail,
         timed_out: matches!(ran.end, run::End::TimedOut(_)),
+        killed_at_limit: matches!(
+            ran.end,
+            run::End::TimedOut(_) | run::End::TooMuchOutput(_) | run::End::OverLimit(_)
+        ),
         ..result(Verdict::Fail, reason, decisions)
     })
 }

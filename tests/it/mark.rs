@@ -931,3 +931,50 @@ fn a_fork_bomb_marked_beside_a_classmate_costs_the_classmate_nothing() {
     let failures = bomb["correctness"]["failures"].to_string();
     assert!(failures.contains("too many processes"), "{bomb:#}");
 }
+
+/// A program that loops printing at end of input is killed at the
+/// output cap on the cases that end mid-game: those runs did not end by
+/// themselves, so they are not run again under valgrind (where the loop
+/// would run to the CPU limit and valgrind's own report of the kill was
+/// taken for a memory error), and the memory verdict is that of the runs
+/// that were checked.
+#[test]
+fn runs_killed_at_a_limit_are_never_memory_errors() {
+    for program in ["gcc", "valgrind"] {
+        if let Some(why) = missing(program) {
+            println!("skipped: {why}");
+            return;
+        }
+    }
+    let (out, _) = mark(&[
+        "--tests",
+        "tests/mark/suite",
+        "--fuzz-time",
+        "0",
+        "--timeout",
+        "2",
+        "--memcheck",
+        "valgrind",
+        "--memory-cases",
+        "0",
+        "--format",
+        "json",
+        "tests/mark/hostile/print-at-eof",
+    ]);
+    let report: Value = serde_json::from_str(&out).expect("JSON");
+    let sub = &report["submissions"][0];
+    let failures = sub["correctness"]["failures"].to_string();
+    assert!(
+        failures.contains("too much output"),
+        "the loop is found as what it is: {sub:#}"
+    );
+    let memory = &sub["memory"];
+    assert_eq!(memory["killed_at_limit"], 0, "{memory:#}");
+    assert_eq!(memory["errors"], serde_json::json!([]), "{memory:#}");
+    assert_eq!(memory["verdict"], "ok", "{memory:#}");
+    assert_eq!(memory["cases"], memory["cases_ended"], "{memory:#}");
+    assert!(
+        memory["cases"].as_u64().is_some_and(|n| n > 0),
+        "{memory:#}"
+    );
+}

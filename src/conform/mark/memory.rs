@@ -94,18 +94,26 @@ pub fn memory(
     let cases = sample(ended, opts.cases);
     let tool = checker(opts.checker, asan);
     let mut errors = Vec::new();
-    let mut with_errors = 0;
+    let (mut with_errors, mut checked, mut killed) = (0, 0, 0);
     if let Ok((tool, checker)) = &tool {
-        let found = each_case(&cases, opts.jobs, &|n, input| match tool {
-            Tool::Valgrind => under_valgrind(kit, checker, program, input, opts, scratch, n),
-            Tool::Asan => under_asan(kit, checker, input, opts),
+        let found = each_case(&cases, opts.jobs, &|n, input| {
+            Some(match tool {
+                Tool::Valgrind => under_valgrind(kit, checker, program, input, opts, scratch, n),
+                Tool::Asan => under_asan(kit, checker, input, opts),
+            })
         });
         for (path, found) in cases.iter().zip(found) {
-            if let Some(found) = found {
-                with_errors += 1;
-                if with_errors <= CASES_SHOWN {
-                    errors.push((shown(path), found));
+            match found {
+                Some(Found::Killed) => killed += 1,
+                Some(Found::Clean) => checked += 1,
+                Some(Found::Errors(text)) => {
+                    checked += 1;
+                    with_errors += 1;
+                    if with_errors <= CASES_SHOWN {
+                        errors.push((shown(path), text));
+                    }
                 }
+                None => {}
             }
         }
     }
@@ -122,7 +130,8 @@ pub fn memory(
         ));
     }
     Memory {
-        cases: (if tool.is_ok() { cases.len() } else { 0 }, ended.len()),
+        cases: (checked, ended.len()),
+        killed,
         tool: tool.map(|(t, _)| t).map_err(|e| e.to_string()),
         errors,
         peak: peak(kit, program, &cases, opts, scratch, shown).map_err(|e| e.to_string()),
@@ -156,15 +165,39 @@ fn run_reading(
     timeout: Duration,
     scratch: &Path,
     file: &str,
-) -> String {
+) -> (run::End, String) {
     let limits = Budget { timeout, cap: CAP };
     let how = run::How {
         dir: Some(scratch),
         read: Some(file),
         ..run::How::default()
     };
-    let (_, read) = run::run_as(kit, words, &[], input, limits, how);
-    String::from_utf8_lossy(&read.unwrap_or_default()).into_owned()
+    let (ran, read) = run::run_as(kit, words, &[], input, limits, how);
+    let text = String::from_utf8_lossy(&read.unwrap_or_default()).into_owned();
+    (ran.end, text)
+}
+
+/// What one run under a checker found.
+enum Found {
+    /// It ended by itself, and the checker reported nothing.
+    Clean,
+    /// It ended by itself, and the checker reported this.
+    Errors(String),
+    /// It was killed at a limit, or never ran: what the checker wrote
+    /// then is about the kill (valgrind's SIGXCPU), not the program.
+    Killed,
+}
+
+impl Found {
+    /// What a run that ended with `end` found, the checker having
+    /// reported `lines`.
+    fn of(end: &run::End, lines: &[&str]) -> Found {
+        match end {
+            run::End::Code(_) | run::End::Signal(_) if lines.is_empty() => Found::Clean,
+            run::End::Code(_) | run::End::Signal(_) => Found::Errors(first_lines(lines)),
+            _ => Found::Killed,
+        }
+    }
 }
 
 /// The errors valgrind reports for one run, if any. valgrind runs
@@ -178,7 +211,7 @@ fn under_valgrind(
     opts: &MemoryOptions,
     scratch: &Path,
     n: usize,
-) -> Option<String> {
+) -> Found {
     let log = format!("valgrind-{n}.log");
     let words: Vec<OsString> = vec![
         valgrind.as_os_str().to_owned(),
@@ -188,7 +221,7 @@ fn under_valgrind(
         program.as_os_str().to_owned(),
     ];
     let timeout = opts.timeout.saturating_mul(VALGRIND_SLOWDOWN);
-    let text = run_reading(kit, &words, input, timeout, scratch, &log);
+    let (end, text) = run_reading(kit, &words, input, timeout, scratch, &log);
     // Each line is `==PID== message`: the id says nothing to the student.
     let lines: Vec<&str> = text
         .lines()
@@ -198,16 +231,11 @@ fn under_valgrind(
         })
         .filter(|l| !l.trim().is_empty())
         .collect();
-    (!lines.is_empty()).then(|| first_lines(&lines))
+    Found::of(&end, &lines)
 }
 
 /// The errors an AddressSanitizer build reports for one run, if any.
-fn under_asan(
-    kit: Option<&Kit>,
-    program: &Path,
-    input: &[u8],
-    opts: &MemoryOptions,
-) -> Option<String> {
+fn under_asan(kit: Option<&Kit>, program: &Path, input: &[u8], opts: &MemoryOptions) -> Found {
     let limits = Budget {
         timeout: opts.timeout.saturating_mul(2),
         cap: CAP,
@@ -228,7 +256,7 @@ fn under_asan(
                 .map_or(l, |(_, m)| m.trim_start_matches(": "))
         })
         .collect();
-    (!lines.is_empty()).then(|| first_lines(&lines))
+    Found::of(&ran.end, &lines)
 }
 
 fn first_lines(lines: &[&str]) -> String {
@@ -260,7 +288,7 @@ fn peak(
             file.clone().into(),
             program.as_os_str().to_owned(),
         ];
-        let text = run_reading(kit, &words, input, opts.timeout, scratch, &file);
+        let (_, text) = run_reading(kit, &words, input, opts.timeout, scratch, &file);
         // A program killed by a signal gets a line of its own before the
         // number: the number is the last line.
         text.lines()

@@ -15,7 +15,7 @@
 //!   checker found no error and the peak stayed within `--peak-limit`,
 //!   none otherwise; not counted at all when no checker could run.
 
-use super::super::model::{Marked, Marks, Part, Tally};
+use super::super::model::{Marked, Marks, MemoryVerdict, Part, Tally};
 use super::error::WeightsError;
 
 /// How much each part is worth; a part of weight 0 is reported, not
@@ -166,14 +166,24 @@ fn memory(marked: &Marked, w: f64) -> Option<Part> {
         return Some(none("memory", w, "not run: the program did not compile"));
     };
     let tool = m.tool.as_ref().ok()?;
-    let verdict = match (m.errors.is_empty(), m.over_limit()) {
-        (false, _) => "errors",
-        (true, true) => "no error, but the peak is over the limit",
-        (true, false) => "no error",
+    let verdict = match m.verdict() {
+        MemoryVerdict::Errors => "errors",
+        MemoryVerdict::OverLimit => "no error, but the peak is over the limit",
+        MemoryVerdict::Ok => "no error",
+        // The checker was there: the program's runs gave it nothing to
+        // check, which is the program's doing, not the marker's.
+        MemoryVerdict::NotChecked if m.killed > 0 => {
+            "not checked: each run under it was killed at a limit"
+        }
+        MemoryVerdict::NotChecked => "not checked: no case of the suite ended by itself",
     };
     Some(Part {
         id: "memory",
-        score: if verdict == "no error" { w } else { 0.0 },
+        score: if m.verdict() == MemoryVerdict::Ok {
+            w
+        } else {
+            0.0
+        },
         max: w,
         basis: format!("{} on {} cases: {verdict}", tool.name(), m.cases.0),
     })
@@ -205,6 +215,7 @@ mod tests {
         let memory = |peak| Memory {
             tool: Ok(Tool::Valgrind),
             cases: (4, 9),
+            killed: 0,
             errors: Vec::new(),
             peak: Ok((peak, "a.in".to_owned())),
             limit_kib: Some(1024),

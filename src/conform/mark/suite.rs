@@ -328,9 +328,12 @@ fn tally(checked: &Checked, name: &dyn Fn(&Path) -> String) -> Correctness {
                 });
             }
         }
+        // Only a run that ended by itself is run again for memory: one
+        // killed at a limit would be killed again, its kill taken for a
+        // memory error, at the cost of the checker's slower timeout.
         if case.timed_out {
             found.hung.push(case.file.clone());
-        } else {
+        } else if !case.killed_at_limit {
             found.ended.push(case.file.clone());
         }
     }
@@ -445,7 +448,9 @@ mod tests {
 
     #[test]
     fn check_cases_are_tallied_by_rules_and_decisions() {
-        let case = |name: &str, verdict, decisions: &[Clause], timed_out| CaseResult {
+        // `killed`: 0 ended by itself, 1 timed out, 2 killed at the
+        // output cap.
+        let case = |name: &str, verdict, decisions: &[Clause], killed| CaseResult {
             path: name.to_owned(),
             verdict,
             reason: String::new(),
@@ -454,23 +459,28 @@ mod tests {
             detail: String::new(),
             decisions: decisions.to_vec(),
             seconds: 0.0,
-            timed_out,
+            timed_out: killed == 1,
+            killed_at_limit: killed > 0,
             file: PathBuf::from(name),
         };
         let mut checked = Checked::default();
-        checked.push(case("a.in", Verdict::Pass, &[], false));
-        checked.push(case("b.in", Verdict::Fail, &[], false));
-        checked.push(case("c.in", Verdict::Fail, &[Clause::EofExit], true));
-        checked.push(case("d.in", Verdict::Pass, &[Clause::EofExit], false));
-        checked.push(case("e.in", Verdict::Skip, &[], false));
+        checked.push(case("a.in", Verdict::Pass, &[], 0));
+        checked.push(case("b.in", Verdict::Fail, &[], 0));
+        checked.push(case("c.in", Verdict::Fail, &[Clause::EofExit], 1));
+        checked.push(case("d.in", Verdict::Pass, &[Clause::EofExit], 0));
+        checked.push(case("e.in", Verdict::Skip, &[], 0));
+        checked.push(case("f.in", Verdict::Fail, &[], 2));
         let found = tally(&checked, &|path| format!("suite/{}", path.display()));
         let tally = |passed, run| Tally { passed, run };
         assert_eq!(
             (found.rules, found.decisions, found.skipped),
-            (tally(1, 2), tally(1, 2), 1)
+            (tally(1, 3), tally(1, 2), 1)
         );
         assert_eq!(found.hung, [PathBuf::from("c.in")]);
-        assert_eq!(found.ended.len(), 3);
+        // Neither the hang nor the run killed at the output cap is run
+        // again for memory.
+        let ended: Vec<&str> = found.ended.iter().filter_map(|p| p.to_str()).collect();
+        assert_eq!(ended, ["a.in", "b.in", "d.in"]);
         assert_eq!(found.failures[0].clause, Some(Clause::WinLine));
         assert_eq!(found.failures[0].case, "suite/b.in");
         assert!(found.failures[1].depends_on_decisions);

@@ -292,8 +292,12 @@ impl Tool {
 pub struct Memory {
     /// The tool, or `None` with why none could be used.
     pub tool: Result<Tool, String>,
-    /// How many cases ran under it, of how many that ended in time.
+    /// How many cases it checked (runs under it that ended by
+    /// themselves), of how many that ended by themselves in the suite.
     pub cases: (usize, usize),
+    /// How many runs under it were killed at a limit (time, output, CPU,
+    /// processes): they check nothing, and are never memory errors.
+    pub killed: usize,
     /// Each error: the case that shows it and the tool's first lines.
     pub errors: Vec<(String, String)>,
     /// The largest resident memory of the runs, in KiB, and the case;
@@ -307,6 +311,45 @@ impl Memory {
     /// Whether the peak was measured and went over the limit.
     pub fn over_limit(&self) -> bool {
         matches!((&self.peak, self.limit_kib), (Ok((kib, _)), Some(limit)) if *kib > limit)
+    }
+
+    /// What the memory part says, the same in every format: `Ok` only
+    /// when some run was checked.
+    pub fn verdict(&self) -> MemoryVerdict {
+        if self.tool.is_err() || self.cases.0 == 0 {
+            MemoryVerdict::NotChecked
+        } else if !self.errors.is_empty() {
+            MemoryVerdict::Errors
+        } else if self.over_limit() {
+            MemoryVerdict::OverLimit
+        } else {
+            MemoryVerdict::Ok
+        }
+    }
+}
+
+/// What the memory part says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemoryVerdict {
+    /// No checker could run, or no run under it ended by itself.
+    NotChecked,
+    /// The checker found errors.
+    Errors,
+    /// No error, but the peak is over the limit.
+    OverLimit,
+    /// Runs were checked: no error, the peak within the limit.
+    Ok,
+}
+
+impl MemoryVerdict {
+    /// Its word in the class's table and the CSV.
+    pub const fn word(self) -> &'static str {
+        match self {
+            MemoryVerdict::NotChecked => "not checked",
+            MemoryVerdict::Errors => "errors",
+            MemoryVerdict::OverLimit => "over limit",
+            MemoryVerdict::Ok => "ok",
+        }
     }
 }
 
@@ -363,6 +406,11 @@ impl Marks {
         } else {
             part.score
         }
+    }
+
+    /// The score of the part called `id`, if it is reported.
+    pub fn score_of(&self, id: &str) -> Option<f64> {
+        self.parts.iter().find(|p| p.id == id).map(|p| p.score)
     }
 }
 
@@ -475,11 +523,13 @@ impl Serialize for Memory {
             .map(|(case, report)| ErrorShown { case, report })
             .collect();
         let peak = self.peak.as_ref();
-        let mut r = s.serialize_struct("Memory", 10)?;
+        let mut r = s.serialize_struct("Memory", 12)?;
         r.serialize_field("tool", &self.tool.as_ref().ok())?;
         r.serialize_field("not_checked", &self.tool.as_ref().err())?;
         r.serialize_field("cases", &self.cases.0)?;
         r.serialize_field("cases_ended", &self.cases.1)?;
+        r.serialize_field("killed_at_limit", &self.killed)?;
+        r.serialize_field("verdict", self.verdict().word())?;
         r.serialize_field("errors", &errors)?;
         r.serialize_field("peak_kib", &peak.ok().map(|p| p.0))?;
         r.serialize_field("peak_case", &peak.ok().map(|p| &p.1))?;

@@ -55,6 +55,9 @@ pub struct CaseResult {
     pub seconds: f64,
     /// Whether the program was still running at the timeout.
     pub timed_out: bool,
+    /// Whether it was killed at any limit (the timeout, the output cap,
+    /// memory, CPU time, processes): a run that did not end by itself.
+    pub killed_at_limit: bool,
     /// Its `.in` file.
     #[serde(skip)]
     pub file: PathBuf,

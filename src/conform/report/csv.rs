@@ -39,10 +39,8 @@ pub fn class(all: &[Marked]) -> String {
     for m in all {
         let part = |id: &str| {
             m.marks
-                .parts
-                .iter()
-                .find(|p| p.id == id)
-                .map_or(String::new(), |p| p.score.to_string())
+                .score_of(id)
+                .map_or(String::new(), |s| s.to_string())
         };
         let mut row = vec![field(&m.name), compiles_word(m).to_owned()];
         row.extend(Restriction::ALL.iter().map(|&rule| restriction(m, rule)));

@@ -2,10 +2,12 @@
 
 use std::fmt::Write as _;
 
-use crate::conform::model::{Marked, NOT_OFFICIAL, Restriction};
+use crate::conform::clause::Clause;
+use crate::conform::model::{Failure, Marked, MemoryVerdict, NOT_OFFICIAL, Restriction};
 
-/// Failing cases shown in full; the rest are counted.
-const FAILURES_SHOWN: usize = 5;
+/// Clauses whose failures are shown, each by its first case; the rest
+/// are counted.
+const FAILURES_SHOWN: usize = 10;
 /// Scenarios not covered shown; the rest are counted.
 const MISSING_SHOWN: usize = 8;
 /// Lines of a failure's detail shown.
@@ -126,13 +128,14 @@ fn write_correctness(out: &mut String, m: &Marked) {
         let _ = writeln!(out, "correctness: not run (no program)");
         return;
     };
+    // The cases skipped are the suite's own options, which a student
+    // cannot act on: the JSON counts them, the page does not.
     let _ = writeln!(
         out,
-        "correctness: {} of {} cases of {} passed ({} skipped: they use this program's own options)",
+        "correctness: {} of {} cases of {} passed",
         c.rules.passed + c.decisions.passed,
         c.rules.run + c.decisions.run,
         c.suite,
-        c.skipped
     );
     let _ = writeln!(
         out,
@@ -150,25 +153,7 @@ fn write_correctness(out: &mut String, m: &Marked) {
     for line in &c.contained {
         let _ = writeln!(out, "  {line}");
     }
-    for f in c.failures.iter().take(FAILURES_SHOWN) {
-        let clause = f.clause.map_or(String::new(), |c| format!(" [{c}]"));
-        let decided = if f.depends_on_decisions {
-            " (depends on this contract's decisions)"
-        } else {
-            ""
-        };
-        let _ = writeln!(out, "  FAIL {}: {}{clause}{decided}", f.case, f.reason);
-        for line in f.detail.lines().take(DETAIL_LINES) {
-            let _ = writeln!(out, "  {line}");
-        }
-    }
-    if c.failures.len() > FAILURES_SHOWN {
-        let _ = writeln!(
-            out,
-            "  and {} more failing cases",
-            c.failures.len() - FAILURES_SHOWN
-        );
-    }
+    write_failures(out, &c.failures);
     match &c.fuzz {
         None => {
             let _ = writeln!(out, "  fuzzing: not run (--fuzz-time 0)");
@@ -194,6 +179,48 @@ fn write_correctness(out: &mut String, m: &Marked) {
     }
 }
 
+/// The failures that cost marks first, one a clause with its count and
+/// its first case, most cases first; then the unscored ones in a line.
+fn write_failures(out: &mut String, failures: &[Failure]) {
+    let mut groups: Vec<(Option<Clause>, usize, &Failure)> = Vec::new();
+    for f in failures.iter().filter(|f| !f.depends_on_decisions) {
+        match groups.iter_mut().find(|g| g.0 == f.clause) {
+            Some(g) => g.1 += 1,
+            None => groups.push((f.clause, 1, f)),
+        }
+    }
+    // Stable: among equal counts, the suite's order.
+    groups.sort_by_key(|g| std::cmp::Reverse(g.1));
+    for (clause, count, f) in groups.iter().take(FAILURES_SHOWN) {
+        let clause = clause.map_or(String::new(), |c| format!("[{c}] "));
+        let count = match count {
+            1 => String::new(),
+            n => format!("{n} cases, the first "),
+        };
+        let _ = writeln!(out, "  FAIL {clause}{count}{}: {}", f.case, f.reason);
+        for line in f.detail.lines().take(DETAIL_LINES) {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    if groups.len() > FAILURES_SHOWN {
+        let rest: usize = groups[FAILURES_SHOWN..].iter().map(|g| g.1).sum();
+        let _ = writeln!(
+            out,
+            "  and {rest} more failing cases under {} more clauses",
+            groups.len() - FAILURES_SHOWN
+        );
+    }
+    let decided = failures.iter().filter(|f| f.depends_on_decisions).count();
+    if decided > 0 {
+        let _ = writeln!(
+            out,
+            "  and {decided} failing case{} that depend{} on this contract's decisions (not scored: each is in the JSON report)",
+            if decided == 1 { "" } else { "s" },
+            if decided == 1 { "s" } else { "" },
+        );
+    }
+}
+
 fn write_memory(out: &mut String, m: &Marked) {
     let Some(mem) = &m.memory else {
         let _ = writeln!(out, "memory: not checked (no program)");
@@ -210,12 +237,20 @@ fn write_memory(out: &mut String, m: &Marked) {
                 tool.name(),
                 mem.cases.0,
                 mem.cases.1,
-                if mem.errors.is_empty() {
-                    "no error"
-                } else {
-                    "ERRORS"
+                match mem.verdict() {
+                    MemoryVerdict::Errors => "ERRORS",
+                    MemoryVerdict::NotChecked => "not checked (no run ended by itself)",
+                    MemoryVerdict::Ok | MemoryVerdict::OverLimit => "no error",
                 }
             );
+            if mem.killed > 0 {
+                let _ = writeln!(
+                    out,
+                    "  {} run{} under it killed at a limit: not checked, not counted as errors",
+                    mem.killed,
+                    if mem.killed == 1 { "" } else { "s" }
+                );
+            }
             for (case, text) in &mem.errors {
                 if !case.is_empty() {
                     let _ = writeln!(out, "  in {case}:");
@@ -313,10 +348,8 @@ pub fn summary(all: &[Marked]) -> String {
     for m in all {
         let part = |id: &str| {
             m.marks
-                .parts
-                .iter()
-                .find(|p| p.id == id)
-                .map_or("-".to_owned(), |p| p.score.to_string())
+                .score_of(id)
+                .map_or("-".to_owned(), |s| s.to_string())
         };
         let broken = if !m.broken.is_empty() {
             format!("{} broken", m.broken.len())
@@ -339,7 +372,7 @@ pub fn summary(all: &[Marked]) -> String {
     let max = all.first().map_or(0.0, |m| m.marks.max);
     let _ = writeln!(
         out,
-        "{} submissions marked, out of {max} (not the course's official marks)",
+        "{} submissions, each out of {max} (not the course's official marks)",
         all.len()
     );
     if let Some(m) = all.first() {
@@ -360,10 +393,7 @@ pub fn compiles_word(m: &Marked) -> &'static str {
 
 /// `ok`, `errors` or `not checked`, for the summary and the CSV.
 pub fn memory_word(m: &Marked) -> &'static str {
-    match &m.memory {
-        Some(mem) if mem.tool.is_ok() && !mem.errors.is_empty() => "errors",
-        Some(mem) if mem.over_limit() => "over limit",
-        Some(mem) if mem.tool.is_ok() => "ok",
-        _ => "not checked",
-    }
+    m.memory
+        .as_ref()
+        .map_or("not checked", |mem| mem.verdict().word())
 }
