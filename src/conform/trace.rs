@@ -209,19 +209,12 @@ fn observed(
             }],
         ),
         Answer::View => {
-            let (clause, situation) = if first_move {
-                (Clause::MistStart, Scenario::ViewStart)
-            } else if since.rejected {
-                let moved_anyway = since.occupied.map(mist::next_centre);
-                let mut found = vec![Scenario::ViewAfterRejected];
-                found.extend(hole_cuts(game.centre()));
-                return (Clause::MistStays, found, moved_anyway);
-            } else {
-                (Clause::MistMove, Scenario::ViewMoved)
+            let (clause, situation) = match (first_move, since.rejected) {
+                (true, _) => (Clause::MistStart, Scenario::ViewStart),
+                (false, true) => (Clause::MistStays, Scenario::ViewAfterRejected),
+                (false, false) => (Clause::MistMove, Scenario::ViewMoved),
             };
-            let mut found = vec![situation];
-            found.extend(hole_cuts(game.centre()));
-            (clause, found)
+            (clause, [vec![situation], hole_cuts(game.centre())].concat())
         }
         Answer::Term => (
             Clause::CmdTerm,
@@ -252,7 +245,9 @@ fn observed(
         }
         Answer::Placed(p, Some(ending)) => ending_scenarios(game, p, ending),
     };
-    (clause, scenarios, None)
+    let stays = clause == Clause::MistStays;
+    let moved_anyway = since.occupied.filter(|_| stays).map(mist::next_centre);
+    (clause, scenarios, moved_anyway)
 }
 
 /// The decision of the contract about the line itself, if one explains
