@@ -33,8 +33,9 @@
 //!   they found, as types), which the renderers of [`conform::report`]
 //!   turn into text, JSON, JUnit, Gradescope's JSON and CSV; `mark` reads
 //!   `check` and `fuzz` through those records. Below the commands, the
-//!   diagnosis ([`conform::trace`] of the reference, the contract's
-//!   [`conform::clause`]s, [`conform::diagnose`], [`conform::shrink`],
+//!   diagnosis ([`conform::trace`], which observes the controller's own
+//!   session, the contract's [`conform::clause`]s and `cover`'s
+//!   scenarios as enums, [`conform::diagnose`], [`conform::shrink`],
 //!   [`conform::generate`]) and the running of programs
 //!   ([`conform::run`], through this binary as its [`conform::launch`]er,
 //!   in bwrap's box where it works, as one [`conform::sandbox::Kit`]

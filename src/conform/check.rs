@@ -7,11 +7,12 @@ use std::path::PathBuf;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::clause::Clause;
 use super::diagnose::{self, Prober, TermCheck};
 use super::model::{CaseResult, Checked, Verdict};
 use super::run::{self, Budget, Ran};
 use super::sandbox::Kit;
-use super::{ConformError, Expected, Format, Outcome, case, clause, pool, report, trace};
+use super::{ConformError, Expected, Format, Outcome, case, pool, report, trace};
 
 /// Output above this many times the expected size (and at least
 /// [`MIN_CAP`]) is cut off: no correct program comes near it.
@@ -210,7 +211,7 @@ fn judge(
     let reason = report::summary(&expected, &ran).to_owned();
     Ok(CaseResult {
         clause,
-        kind: clause.and_then(clause::find).map(|c| c.kind),
+        kind: clause.map(Clause::kind),
         detail,
         timed_out: matches!(ran.end, run::End::TimedOut(_)),
         killed_at_limit: matches!(
@@ -265,15 +266,12 @@ impl Runner<'_> {
         twin: Option<(&[u8], &(trace::Trace, Ran))>,
         started: Instant,
         timeout: Duration,
-    ) -> Option<&'static str> {
+    ) -> Option<Clause> {
         let hung = |r: &Ran| matches!(r.end, run::End::TimedOut(_));
         let (input, t, ran) = match twin {
             // Hung at the end of the input: what it does before.
             Some((input, (twin_trace, twin_ran))) if hung(ran) && !hung(twin_ran) => {
-                let want = Expected {
-                    stdout: twin_trace.stdout.clone(),
-                    code: twin_trace.code,
-                };
+                let want = twin_trace.expected();
                 if report::compare(&want, twin_ran).is_none() {
                     return Some(diagnose::end_finding(&case.input, t, ran).clause);
                 }

@@ -4,11 +4,14 @@
 //! assignment is silent. The kit names every disagreement by a clause, so
 //! a student can tell "wrong" from "decided differently".
 //!
-//! The order of [`ALL`] is the order reports use: rules before decisions,
-//! each roughly in the order a program meets them.
+//! The order of [`Clause::ALL`] is the order reports use: rules before
+//! decisions, each roughly in the order a program meets them.
 
-/// Whose clause it is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+use std::fmt;
+
+/// Whose clause it is, serialized as [`Kind::word`] says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Kind {
     /// The assignment fixes it.
     Rule,
@@ -34,126 +37,99 @@ impl Kind {
     }
 }
 
-impl serde::Serialize for Kind {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.word())
+/// Declares [`Clause`] and its table together: a variant, its id, its
+/// kind and its title, one row each.
+macro_rules! clauses {
+    ($($variant:ident $id:literal $kind:ident $title:literal,)*) => {
+        /// One clause of the contract, serialized as its id; its order is
+        /// the table's.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+        pub enum Clause {
+            $(#[doc = concat!("`", $id, "`: ", $title)] #[serde(rename = $id)] $variant,)*
+        }
+
+        impl Clause {
+            /// Every clause, rules first.
+            pub const ALL: [Clause; [$($id),*].len()] = [$(Clause::$variant),*];
+
+            /// The id the contract shows, e.g. `WIN-LINE`.
+            pub const fn id(self) -> &'static str {
+                match self { $(Clause::$variant => $id,)* }
+            }
+
+            /// Rule or decision.
+            pub const fn kind(self) -> Kind {
+                match self { $(Clause::$variant => Kind::$kind,)* }
+            }
+
+            /// What it says, in a few words.
+            pub const fn title(self) -> &'static str {
+                match self { $(Clause::$variant => $title,)* }
+            }
+        }
+    };
+}
+
+#[rustfmt::skip]
+clauses! {
+    Board "BOARD" Rule "19 columns A to S, 19 rows; a point is a letter and a row",
+    Turn "TURN" Rule "Black first; only a placed stone passes the turn",
+    LineSplit "LINE-SPLIT" Rule "lines end at \\n; a \\r is an ordinary byte",
+    Ws "WS" Rule "whitespace is space, \\t, \\r, \\v and \\f",
+    CmdExact "CMD-EXACT" Rule "commands match byte for byte, case-sensitive, untrimmed",
+    CmdInvalid "CMD-INVALID" Rule "every other line prints Invalid!",
+    CmdWho "CMD-WHO" Rule "who prints B or W",
+    CmdHistory "CMD-HISTORY" Rule "history prints every move, or an empty line",
+    CmdView "CMD-VIEW" Rule "view prints the hole",
+    CmdPlace "CMD-PLACE" Rule "a placed stone prints nothing",
+    CmdResign "CMD-RESIGN" Rule "resign: the player to move loses",
+    CmdTerm "CMD-TERM" Rule "term prints nothing and exits 1",
+    OutOnly "OUT-ONLY" Rule "nothing but the replies on stdout",
+    PlacePoint "PLACE-POINT" Rule "a parameter that is not a point: Invalid coordinate",
+    PlaceOrder "PLACE-ORDER" Rule "a place is judged: not a point, then occupied",
+    PlaceOccupied "PLACE-OCCUPIED" Rule "a point holding a stone: Occupied coordinate",
+    PlaceRejected "PLACE-REJECTED" Rule "a rejected place changes nothing",
+    MistHole "MIST-HOLE" Rule "a 7x7 hole given by its centre",
+    MistStart "MIST-START" Rule "the centre starts at J10",
+    MistMove "MIST-MOVE" Rule "a placed stone moves the centre by the formula",
+    MistStays "MIST-STAYS" Rule "nothing else moves the centre",
+    ViewFormat "VIEW-FORMAT" Rule "view: centre, comma, 49 symbols row by row",
+    ViewEdge "VIEW-EDGE" Rule "the hole is not cut at an edge: x off the board",
+    WinLine "WIN-LINE" Rule "five in a line through the placed stone wins",
+    WinOverline "WIN-OVERLINE" Rule "six or more in a line win too",
+    Tie "TIE" Rule "the 361st stone with no line is a tie",
+    TieWinFirst "TIE-WIN-FIRST" Rule "a 361st stone that makes a line wins",
+    EndBlock "END-BLOCK" Rule "the end of the game: winner, history, thanks; exit 0",
+    EndResign "END-RESIGN" Rule "on resign the other player wins",
+    EndStop "END-STOP" Rule "after the end no more input is read",
+    TermStop "TERM-STOP" Rule "after term no more input is read",
+    ExitCodes "EXIT-CODES" Rule "0 for an ended game, 1 for term",
+    LineNoNl "LINE-NO-NL" Decision "a last line without \\n is a line, and is answered",
+    LineFinalNl "LINE-FINAL-NL" Decision "a final \\n does not begin one more line",
+    InputEmpty "INPUT-EMPTY" Decision "no bytes at all: no reply, exit 1",
+    LineLong "LINE-LONG" Decision "no limit on the length of a line",
+    BytesAny "BYTES-ANY" Decision "every byte is a byte: no encoding",
+    WsSet "WS-SET" Decision "nothing but those five bytes is whitespace",
+    MistRange "MIST-RANGE" Decision "the centre is what the formula gives",
+    EofExit "EOF-EXIT" Decision "end of input, game unfinished: exit 1, nothing more",
+    OutFail "OUT-FAIL" Decision "stdout that cannot be written: exit 1",
+    PlaceForbidden "PLACE-FORBIDDEN" Decision "with --rule renju: Black's forbidden point, Forbidden coordinate",
+}
+
+/// The ids of `clauses`, joined by commas.
+pub fn ids(clauses: &[Clause]) -> String {
+    clauses
+        .iter()
+        .map(|c| c.id())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Its id, as reports print it (padding as a `str` pads).
+impl fmt::Display for Clause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.id())
     }
-}
-
-/// One clause of the contract.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Clause {
-    /// The id the contract shows, e.g. `WIN-LINE`.
-    pub id: &'static str,
-    /// Rule or decision.
-    pub kind: Kind,
-    /// What it says, in a few words.
-    pub title: &'static str,
-}
-
-const fn rule(id: &'static str, title: &'static str) -> Clause {
-    Clause {
-        id,
-        kind: Kind::Rule,
-        title,
-    }
-}
-
-const fn decision(id: &'static str, title: &'static str) -> Clause {
-    Clause {
-        id,
-        kind: Kind::Decision,
-        title,
-    }
-}
-
-/// Every clause, rules first.
-pub const ALL: &[Clause] = &[
-    rule(
-        "BOARD",
-        "19 columns A to S, 19 rows; a point is a letter and a row",
-    ),
-    rule("TURN", "Black first; only a placed stone passes the turn"),
-    rule("LINE-SPLIT", "lines end at \\n; a \\r is an ordinary byte"),
-    rule("WS", "whitespace is space, \\t, \\r, \\v and \\f"),
-    rule(
-        "CMD-EXACT",
-        "commands match byte for byte, case-sensitive, untrimmed",
-    ),
-    rule("CMD-INVALID", "every other line prints Invalid!"),
-    rule("CMD-WHO", "who prints B or W"),
-    rule("CMD-HISTORY", "history prints every move, or an empty line"),
-    rule("CMD-VIEW", "view prints the hole"),
-    rule("CMD-PLACE", "a placed stone prints nothing"),
-    rule("CMD-RESIGN", "resign: the player to move loses"),
-    rule("CMD-TERM", "term prints nothing and exits 1"),
-    rule("OUT-ONLY", "nothing but the replies on stdout"),
-    rule(
-        "PLACE-POINT",
-        "a parameter that is not a point: Invalid coordinate",
-    ),
-    rule(
-        "PLACE-ORDER",
-        "a place is judged: not a point, then occupied",
-    ),
-    rule(
-        "PLACE-OCCUPIED",
-        "a point holding a stone: Occupied coordinate",
-    ),
-    rule("PLACE-REJECTED", "a rejected place changes nothing"),
-    rule("MIST-HOLE", "a 7x7 hole given by its centre"),
-    rule("MIST-START", "the centre starts at J10"),
-    rule(
-        "MIST-MOVE",
-        "a placed stone moves the centre by the formula",
-    ),
-    rule("MIST-STAYS", "nothing else moves the centre"),
-    rule("VIEW-FORMAT", "view: centre, comma, 49 symbols row by row"),
-    rule(
-        "VIEW-EDGE",
-        "the hole is not cut at an edge: x off the board",
-    ),
-    rule("WIN-LINE", "five in a line through the placed stone wins"),
-    rule("WIN-OVERLINE", "six or more in a line win too"),
-    rule("TIE", "the 361st stone with no line is a tie"),
-    rule("TIE-WIN-FIRST", "a 361st stone that makes a line wins"),
-    rule(
-        "END-BLOCK",
-        "the end of the game: winner, history, thanks; exit 0",
-    ),
-    rule("END-RESIGN", "on resign the other player wins"),
-    rule("END-STOP", "after the end no more input is read"),
-    rule("TERM-STOP", "after term no more input is read"),
-    rule("EXIT-CODES", "0 for an ended game, 1 for term"),
-    decision(
-        "LINE-NO-NL",
-        "a last line without \\n is a line, and is answered",
-    ),
-    decision("LINE-FINAL-NL", "a final \\n does not begin one more line"),
-    decision("INPUT-EMPTY", "no bytes at all: no reply, exit 1"),
-    decision("LINE-LONG", "no limit on the length of a line"),
-    decision("BYTES-ANY", "every byte is a byte: no encoding"),
-    decision("WS-SET", "nothing but those five bytes is whitespace"),
-    decision("MIST-RANGE", "the centre is what the formula gives"),
-    decision(
-        "EOF-EXIT",
-        "end of input, game unfinished: exit 1, nothing more",
-    ),
-    decision("OUT-FAIL", "stdout that cannot be written: exit 1"),
-    decision(
-        "PLACE-FORBIDDEN",
-        "with --rule renju: Black's forbidden point, Forbidden coordinate",
-    ),
-];
-
-/// The clause with id `id`.
-pub fn find(id: &str) -> Option<&'static Clause> {
-    ALL.iter().find(|c| c.id == id)
-}
-
-/// The place of `id` in [`ALL`]: the order reports use.
-pub fn rank(id: &str) -> usize {
-    ALL.iter().position(|c| c.id == id).unwrap_or(ALL.len())
 }
 
 /// Every `[ID: kind]` mark in `text`, in order, but those quoted in
@@ -193,22 +169,23 @@ mod tests {
     fn the_document_and_the_table_name_the_same_clauses() {
         let marked = marks(CONTRACT);
         for (id, kind) in &marked {
-            let clause = find(id).unwrap_or_else(|| panic!("{id} is in the contract, not in ALL"));
-            assert_eq!(clause.kind.word(), kind, "{id}: kind");
-        }
-        for clause in ALL {
-            let times = marked.iter().filter(|(id, _)| id == clause.id).count();
+            let found = Clause::ALL.iter().find(|c| c.id() == id);
+            let found = found.map(|c| c.kind().word());
             assert_eq!(
-                times, 1,
-                "{} is marked {times} times in the contract",
-                clause.id
+                found,
+                Some(kind.as_str()),
+                "{id}: not in Clause::ALL, or its kind"
             );
+        }
+        for clause in Clause::ALL {
+            let times = marked.iter().filter(|(id, _)| id == clause.id()).count();
+            assert_eq!(times, 1, "{clause} is marked {times} times in the contract");
         }
     }
 
     #[test]
     fn rules_come_before_decisions() {
-        let kinds: Vec<Kind> = ALL.iter().map(|c| c.kind).collect();
+        let kinds: Vec<Kind> = Clause::ALL.map(Clause::kind).to_vec();
         let mut sorted = kinds.clone();
         sorted.sort();
         assert_eq!(kinds, sorted);

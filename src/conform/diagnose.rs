@@ -21,42 +21,60 @@ use std::collections::BTreeMap;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::clause::Clause;
+use super::cover::Scenario;
 use super::run::{End, Ran};
 use super::trace::{self, RunEnd, Step, Stop, Trace};
-use super::{Expected, cover, report};
+use super::{Expected, report};
 use crate::controller::text;
 use crate::rules::command::{Command, ParseCommandError};
 
 pub use super::model::Class;
 
-/// The group of a missed win, whichever clause (a line, an overline,
-/// the 361st stone) the win fell under: one program misses them for one
-/// reason, and the report names the clause all its misses share.
-pub const WIN_MISSED: &str = "WIN-MISSED";
+/// What findings are grouped by: one cause.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Group {
+    /// The clause broken.
+    Clause(Clause),
+    /// A missed win, whichever clause (a line, an overline, the 361st
+    /// stone) the win fell under: one program misses them for one
+    /// reason, and the report names the clause all its misses share.
+    WinMissed,
+    /// An `Invalid!` line with odd whitespace (a `\r`, a tab, a space too
+    /// many) that a program took for a command: a program that trims
+    /// lines fails them all for one reason, and the report names the
+    /// clause all its failures share (a `\r`: `LINE-SPLIT`; a tab: `WS`;
+    /// else `CMD-EXACT`).
+    Whitespace,
+}
 
-/// The group of an `Invalid!` line with odd whitespace (a `\r`, a tab,
-/// a space too many) that a program took for a command: a program that
-/// trims lines fails them all for one reason, and the report names the
-/// clause all its failures share (a `\r`: `LINE-SPLIT`; a tab: `WS`;
-/// else `CMD-EXACT`).
-pub const WHITESPACE: &str = "WHITESPACE";
+impl Group {
+    /// The clause the group is ordered under.
+    pub const fn clause(self) -> Clause {
+        match self {
+            Group::Clause(clause) => clause,
+            Group::WinMissed => Clause::WinLine,
+            Group::Whitespace => Clause::LineSplit,
+        }
+    }
+}
 
-/// The kinds of `Invalid!` line that [`WHITESPACE`] groups.
-const WHITESPACE_KINDS: [&str; 5] = [
-    "invalid-cr",
-    "invalid-tab",
-    "invalid-leading-space",
-    "invalid-trailing-space",
-    "invalid-double-space",
+/// The kinds of `Invalid!` line that [`Group::Whitespace`] groups.
+const WHITESPACE_KINDS: [Scenario; 5] = [
+    Scenario::InvalidCr,
+    Scenario::InvalidTab,
+    Scenario::InvalidLeadingSpace,
+    Scenario::InvalidTrailingSpace,
+    Scenario::InvalidDoubleSpace,
 ];
 
 /// One disagreement, explained.
 #[derive(Clone, Debug)]
 pub struct Finding {
     /// The clause broken.
-    pub clause: &'static str,
-    /// What groups it: the clause, or [`WIN_MISSED`].
-    pub group: &'static str,
+    pub clause: Clause,
+    /// What groups it.
+    pub group: Group,
     /// How the program failed.
     pub class: Class,
     /// The input line blamed (from 1), if one is.
@@ -64,12 +82,29 @@ pub struct Finding {
     /// What happened, in a sentence.
     pub cause: String,
     /// The scenarios of the line blamed (what a missed win was like).
-    pub scenarios: Vec<&'static str>,
+    pub scenarios: Vec<Scenario>,
     /// An input that shows it: the lines up to the one blamed and `term`,
     /// or the input itself when its end is to blame.
     pub example: Vec<u8>,
     /// The program's run of that input.
     pub ran: Ran,
+}
+
+impl Finding {
+    /// A finding grouped by its clause, with no line, scenario or example
+    /// yet: what each finding starts from.
+    pub fn new(clause: Clause, class: Class, cause: String, ran: Ran) -> Finding {
+        Finding {
+            clause,
+            group: Group::Clause(clause),
+            class,
+            line: None,
+            cause,
+            scenarios: Vec::new(),
+            example: Vec::new(),
+            ran,
+        }
+    }
 }
 
 /// How the program takes `term` alone, learnt once: prefixes end with it.
@@ -313,19 +348,12 @@ fn plain_fails(lines: &[&[u8]], n: usize, v: Verdict, prober: &Prober) -> Option
     if v != Verdict::Differs || line.iter().all(|&b| trace::assignment_byte(b)) {
         return None;
     }
-    let plain: Vec<u8> = line
-        .iter()
-        .copied()
-        .filter(|&b| trace::assignment_byte(b))
-        .collect();
+    let plain = trace::plain(line);
     let mut changed: Vec<&[u8]> = lines[..n].to_vec();
     changed[n - 1] = &plain;
     let input = prefix(&changed, n);
     let trace = trace::trace(&input);
-    let expected = Expected {
-        stdout: trace.stdout.clone(),
-        code: trace.code,
-    };
+    let expected = trace.expected();
     let allowed = prober.allowance()?;
     let ran = (prober.run)(&input, &expected, allowed);
     Some(verdict(prober.term, &trace, &ran) != Verdict::Agree)
@@ -343,45 +371,29 @@ fn guess(lines: &[&[u8]], lo: usize, hi: usize, v: Verdict, ran: &Ran, trace: &T
         .max(1);
     let step = trace.steps.get(n - 1);
     let (clause, class, cause) = match (v, step) {
-        (Verdict::Hang | Verdict::Crash, Some(step)) => (
-            stuck_clause(step, lines[n - 1]),
-            if v == Verdict::Hang {
-                Class::Hang
-            } else {
-                Class::Crash
-            },
-            format!(
-                "{} on one of lines {}-{hi}, likeliest line {n}: {} (time ran out before the line was found)",
-                if v == Verdict::Hang {
-                    "hangs"
-                } else {
-                    "crashes"
-                },
-                lo.max(1),
-                quoted(lines[n - 1])
-            ),
-        ),
+        (Verdict::Hang | Verdict::Crash, Some(step)) => {
+            let (class, what) = match v {
+                Verdict::Hang => (Class::Hang, "hangs"),
+                _ => (Class::Crash, "crashes"),
+            };
+            let (from, shown) = (lo.max(1), quoted(lines[n - 1]));
+            let cause = format!(
+                "{what} on one of lines {from}-{hi}, likeliest line {n}: {shown} (time ran out before the line was found)"
+            );
+            (stuck_clause(step, lines[n - 1]), class, cause)
+        }
         _ => {
             let b = trace::blame(&example, trace, &ran.stdout, run_end(trace, ran));
-            (
-                b.clause,
-                Class::Output,
-                format!(
-                    "{} (time ran out before the line to blame was found)",
-                    ended(ran)
-                ),
-            )
+            let why = ended(ran);
+            let cause = format!("{why} (time ran out before the line to blame was found)");
+            (b.clause, Class::Output, cause)
         }
     };
     Finding {
-        clause,
-        group: clause,
-        class,
         line: Some(n),
-        cause,
         scenarios: step.map(|s| s.scenarios.clone()).unwrap_or_default(),
         example,
-        ran: ran.clone(),
+        ..Finding::new(clause, class, cause, ran.clone())
     }
 }
 
@@ -405,10 +417,7 @@ fn probe(
                     scope.spawn(move || {
                         let input = prefix(lines, n);
                         let trace = trace::trace(&input);
-                        let expected = Expected {
-                            stdout: trace.stdout.clone(),
-                            code: trace.code,
-                        };
+                        let expected = trace.expected();
                         let got = (prober.run)(&input, &expected, allowed);
                         (n, verdict(prober.term, &trace, &got), got, trace)
                     })
@@ -426,20 +435,18 @@ fn probe(
 
 /// The finding for a program whose exit code after `term` is wrong.
 fn term_code(code: i32) -> Finding {
+    let ran = Ran {
+        stdout: Vec::new(),
+        stderr: Vec::new(),
+        end: End::Code(code),
+        took: Duration::ZERO,
+    };
+    let cause = format!("exits with code {code} after `term`, expected 1");
     Finding {
-        clause: "EXIT-CODES",
-        group: "EXIT-CODES",
-        class: Class::Output,
         line: Some(1),
-        cause: format!("exits with code {code} after `term`, expected 1"),
-        scenarios: vec!["term-start"],
+        scenarios: vec![Scenario::TermStart],
         example: b"term\n".to_vec(),
-        ran: Ran {
-            stdout: Vec::new(),
-            stderr: Vec::new(),
-            end: End::Code(code),
-            took: Duration::ZERO,
-        },
+        ..Finding::new(Clause::ExitCodes, Class::Output, cause, ran)
     }
 }
 
@@ -471,19 +478,13 @@ fn first_differing_lines<'a>(want: &'a [u8], got: &'a [u8]) -> (&'a [u8], &'a [u
     (first_line_of(&want[start..]), first_line_of(&got[start..]))
 }
 
-/// The clause of a scenario, as `cover`'s table ties them.
-fn scenario_clause(id: &str) -> Option<&'static str> {
-    cover::SCENARIOS
-        .iter()
-        .find(|s| s.id == id)
-        .map(|s| s.clause)
-}
-
 /// The clause a line's own reply falls under: for an `Invalid!` line,
 /// the rule its kind of mistake breaks (a `\r`, a tab, the case, …).
-fn line_clause(step: &Step) -> &'static str {
+fn line_clause(step: &Step) -> Clause {
     match step.clause {
-        "CMD-INVALID" => scenario_clause(step.situation).unwrap_or("CMD-INVALID"),
+        Clause::CmdInvalid => step
+            .situation()
+            .map_or(Clause::CmdInvalid, Scenario::clause),
         clause => clause,
     }
 }
@@ -492,19 +493,15 @@ fn line_clause(step: &Step) -> &'static str {
 /// one, whose reply a rule of the assignment decides all the same
 /// (`place A1\xff\r` is no command, for the `\r`, whatever the `\xff`
 /// is; nor is `place A` and 60 tabs, whatever its length): that rule.
-fn rule_beneath(line: &[u8]) -> Option<&'static str> {
-    let plain: Vec<u8> = line
-        .iter()
-        .copied()
-        .filter(|&b| trace::assignment_byte(b))
-        .collect();
+fn rule_beneath(line: &[u8]) -> Option<Clause> {
+    let plain = trace::plain(line);
     if plain.is_empty() {
         return None;
     }
     match Command::parse(&plain) {
         Err(ParseCommandError::NotACommand) => trace::invalid_kinds(&plain)
             .first()
-            .and_then(|kind| scenario_clause(kind)),
+            .map(|kind| kind.clause()),
         _ => None,
     }
 }
@@ -512,25 +509,19 @@ fn rule_beneath(line: &[u8]) -> Option<&'static str> {
 /// The kind of line a program may hang on that can be told from the line
 /// alone: bytes the assignment does not speak of, or a long one (as
 /// [`stuck_clause`] names them).
-pub fn hang_kind(line: &[u8]) -> Option<&'static str> {
+pub fn hang_kind(line: &[u8]) -> Option<Clause> {
     if !line.iter().all(|&b| trace::assignment_byte(b)) {
-        Some("BYTES-ANY")
+        Some(Clause::BytesAny)
     } else if line.len() > trace::LONG_LINE {
-        Some("LINE-LONG")
+        Some(Clause::LineLong)
     } else {
         None
     }
 }
 
 /// The clause of a line a program hangs or crashes on: what it holds.
-fn stuck_clause(step: &Step, line: &[u8]) -> &'static str {
-    if !line.iter().all(|&b| trace::assignment_byte(b)) {
-        "BYTES-ANY"
-    } else if line.len() > trace::LONG_LINE {
-        "LINE-LONG"
-    } else {
-        line_clause(step)
-    }
+fn stuck_clause(step: &Step, line: &[u8]) -> Clause {
+    hang_kind(line).unwrap_or_else(|| line_clause(step))
 }
 
 /// The finding for a disagreement that began with line `n` (from 1; 0 is
@@ -543,133 +534,136 @@ fn line_finding(
     trace: &Trace,
     plain_fails: Option<bool>,
 ) -> Finding {
-    let mut f = line_finding_as_is(lines, n, v, ran, trace, plain_fails);
+    let example = prefix(lines, n);
+    let Some(step) = n.checked_sub(1).and_then(|i| trace.steps.get(i)) else {
+        return term_finding(v, ran, example);
+    };
+    let blamed = Blamed {
+        n,
+        line: lines[n - 1],
+        step,
+        example,
+        ran,
+        trace,
+    };
+    let mut f = match v {
+        Verdict::Hang => blamed.finding(
+            stuck_clause(step, blamed.line),
+            Class::Hang,
+            format!("hangs after reading line {n}: {}", quoted(blamed.line)),
+        ),
+        Verdict::Crash => blamed.finding(
+            stuck_clause(step, blamed.line),
+            Class::Crash,
+            format!(
+                "crashes on line {n}: {} ({})",
+                quoted(blamed.line),
+                ended(ran)
+            ),
+        ),
+        Verdict::Agree | Verdict::Differs => blamed.output_finding(plain_fails),
+    };
     // A NUL is no whitespace look-alike: a program that takes it for the
     // end of a C string does so in any command, one decision.
-    let nul = n
-        .checked_sub(1)
-        .and_then(|i| lines.get(i))
-        .is_some_and(|l| l.contains(&0));
-    if f.clause == "WS-SET" && nul {
-        f.clause = "BYTES-ANY";
-        f.group = "BYTES-ANY";
+    if f.clause == Clause::WsSet && blamed.line.contains(&0) {
+        f.clause = Clause::BytesAny;
+        f.group = Group::Clause(Clause::BytesAny);
     }
     f
 }
 
-fn line_finding_as_is(
-    lines: &[&[u8]],
+/// The finding for a disagreement on the `term` that ends every prefix.
+fn term_finding(v: Verdict, ran: &Ran, example: Vec<u8>) -> Finding {
+    let (clause, class, cause) = match v {
+        Verdict::Hang => (
+            Clause::CmdTerm,
+            Class::Hang,
+            "hangs after reading `term`".to_owned(),
+        ),
+        Verdict::Crash => (
+            Clause::CmdTerm,
+            Class::Crash,
+            format!("crashes on `term` ({})", ended(ran)),
+        ),
+        _ if !ran.stdout.is_empty() => (
+            Clause::CmdTerm,
+            Class::Output,
+            format!("prints {} for `term`", first_line(&ran.stdout)),
+        ),
+        _ => (Clause::ExitCodes, Class::Output, ended(ran)),
+    };
+    Finding {
+        line: Some(1),
+        example,
+        ..Finding::new(clause, class, cause, ran.clone())
+    }
+}
+
+/// A line blamed for a disagreement, and the run that showed it.
+struct Blamed<'a> {
+    /// Its number, from 1.
     n: usize,
-    v: Verdict,
-    ran: &Ran,
-    trace: &Trace,
-    plain_fails: Option<bool>,
-) -> Finding {
-    let example = prefix(lines, n);
-    let finding = |clause: &'static str, class, cause: String, step: Option<&Step>| Finding {
-        clause,
-        group: clause,
-        class,
-        line: Some(n.max(1)),
-        cause,
-        scenarios: step.map(|s| s.scenarios.clone()).unwrap_or_default(),
-        example: example.clone(),
-        ran: ran.clone(),
-    };
-    let Some(step) = n.checked_sub(1).and_then(|i| trace.steps.get(i)) else {
-        // `term` alone.
-        return match v {
-            Verdict::Hang => finding(
-                "CMD-TERM",
-                Class::Hang,
-                "hangs after reading `term`".to_owned(),
-                None,
-            ),
-            Verdict::Crash => finding(
-                "CMD-TERM",
-                Class::Crash,
-                format!("crashes on `term` ({})", ended(ran)),
-                None,
-            ),
-            _ if !ran.stdout.is_empty() => finding(
-                "CMD-TERM",
-                Class::Output,
-                format!("prints {} for `term`", first_line(&ran.stdout)),
-                None,
-            ),
-            _ => finding("EXIT-CODES", Class::Output, ended(ran), None),
-        };
-    };
-    let line = lines[n - 1];
-    let shown = quoted(line);
-    match v {
-        Verdict::Hang => {
-            return finding(
-                stuck_clause(step, line),
-                Class::Hang,
-                format!("hangs after reading line {n}: {shown}"),
-                Some(step),
-            );
+    line: &'a [u8],
+    step: &'a Step,
+    /// The lines up to it, then `term`.
+    example: Vec<u8>,
+    ran: &'a Ran,
+    /// The reference's run of `example`.
+    trace: &'a Trace,
+}
+
+impl Blamed<'_> {
+    fn finding(&self, clause: Clause, class: Class, cause: String) -> Finding {
+        Finding {
+            line: Some(self.n),
+            scenarios: self.step.scenarios.clone(),
+            example: self.example.clone(),
+            ..Finding::new(clause, class, cause, self.ran.clone())
         }
-        Verdict::Crash => {
-            return finding(
-                stuck_clause(step, line),
-                Class::Crash,
-                format!("crashes on line {n}: {shown} ({})", ended(ran)),
-                Some(step),
-            );
+    }
+
+    /// The finding for a run that exited, its output or code wrong.
+    fn output_finding(&self, plain_fails: Option<bool>) -> Finding {
+        let (n, shown) = (self.n, quoted(self.line));
+        let (expected, got) = (&self.trace.stdout, &self.ran.stdout);
+        let start = self.step.reply.start;
+        let reply = &expected[self.step.reply.clone()];
+        if got.get(..start) != Some(&expected[..start]) {
+            // The replies before it changed from one run to the next.
+            let end = run_end(self.trace, self.ran);
+            let b = trace::blame(&self.example, self.trace, got, end);
+            let cause = format!("line {n}: {shown}: replies before it differ from the last run");
+            return self.finding(b.clause, Class::Output, cause);
         }
-        _ => {}
-    }
-    let (expected, got) = (&trace.stdout, &ran.stdout);
-    let start = step.reply.start;
-    let reply = &expected[step.reply.clone()];
-    if got.get(..start) != Some(&expected[..start]) {
-        // The replies before it changed from one run to the next.
-        let end = run_end(trace, ran);
-        let b = trace::blame(&example, trace, got, end);
-        return finding(
-            b.clause,
-            Class::Output,
-            format!("line {n}: {shown}: replies before it differ from the last run"),
-            Some(step),
-        );
-    }
-    let rest = &got[start..];
-    if rest == reply {
-        // Every reply right: the exit code is not.
-        let (clause, what) = if trace.stop == Stop::Ended {
-            ("EXIT-CODES", "after the game ended")
-        } else {
-            (line_clause(step), "at `term` after it")
-        };
-        return finding(
-            clause,
-            Class::Output,
-            format!("line {n}: {shown}: {} {what}", ended(ran)),
-            Some(step),
-        );
-    }
-    if rest.starts_with(reply) {
-        let extra = &rest[reply.len()..];
-        let extra_line = extra.split(|&b| b == b'\n').next().unwrap_or_default();
-        if reply.is_empty() && step.clause == "CMD-PLACE" {
-            let clause = match extra_line {
-                b"Black wins!" | b"White wins!" => "WIN-LINE",
-                b"Wow, a tie!" => "TIE",
-                b"Invalid coordinate" => "PLACE-POINT",
-                b"Occupied coordinate" => "PLACE-OCCUPIED",
-                b"Invalid!" => "CMD-EXACT",
-                _ => "CMD-PLACE",
+        let rest = &got[start..];
+        if rest == reply {
+            // Every reply right: the exit code is not.
+            let (clause, what) = if self.trace.ended() {
+                (Clause::ExitCodes, "after the game ended")
+            } else {
+                (line_clause(self.step), "at `term` after it")
             };
-            return finding(
-                clause,
+            let cause = format!("line {n}: {shown}: {} {what}", ended(self.ran));
+            return self.finding(clause, Class::Output, cause);
+        }
+        match rest.strip_prefix(reply) {
+            Some(extra) => self.extra_output(reply, extra),
+            None => self.wrong_reply(reply, rest, plain_fails),
+        }
+    }
+
+    /// The finding for a right reply followed by output none is due.
+    fn extra_output(&self, reply: &[u8], extra: &[u8]) -> Finding {
+        let (n, shown) = (self.n, quoted(self.line));
+        if reply.is_empty() && self.step.clause == Clause::CmdPlace {
+            let extra_line = first_line_of(extra);
+            return self.finding(
+                trace::spurious(extra_line).unwrap_or(Clause::CmdPlace),
                 Class::Output,
                 format!(
                     "line {n}: {shown} places a stone, silently, but the program printed {}",
                     first_line(extra)
                 ),
-                Some(step),
             );
         }
         let what = if reply.is_empty() {
@@ -677,82 +671,98 @@ fn line_finding_as_is(
         } else {
             "one reply is due"
         };
-        return finding(
-            line_clause(step),
+        self.finding(
+            line_clause(self.step),
             Class::Output,
             format!(
                 "line {n}: {shown}: {what}, but the program printed {} too",
                 first_line(extra)
             ),
-            Some(step),
-        );
+        )
     }
-    let b = trace::blame(&example, trace, got, run_end(trace, ran));
-    let mut clause = if b.line == Some(n) {
-        b.clause
-    } else {
-        line_clause(step)
-    };
-    let (want_line, got_line) = first_differing_lines(reply, rest);
-    if reply.ends_with(text::THANKS) && want_line != first_line_of(reply) {
-        // The result is right, the history under it is not.
-        clause = "CMD-HISTORY";
-    }
-    if step.clause.starts_with("MIST-") && !got_line.contains(&b',') {
-        // No hole at all where one is due: `view` itself.
-        clause = "CMD-VIEW";
-    }
-    if clause == "CMD-INVALID" {
-        clause = line_clause(step);
-    }
-    if clause == "LINE-LONG" {
-        // A reply wrong (not split in two) on a line no command could be
-        // whatever its length: the rule that makes it none.
-        clause = rule_beneath(line).unwrap_or(clause);
-    }
-    if matches!(clause, "BYTES-ANY" | "WS-SET") {
-        match plain_fails {
-            // Without its odd bytes the line fails too: a rule is broken.
-            Some(true) => clause = rule_beneath(line).unwrap_or_else(|| line_clause(step)),
-            // Only the odd bytes make it fail (a NUL read as the end of a
-            // C string, say): one decision, whichever command it was in.
-            _ if line.contains(&0) => clause = "BYTES-ANY",
-            _ => {}
+
+    /// The finding for a reply that differs (`rest` is the program's
+    /// output from where the reply is due).
+    fn wrong_reply(&self, reply: &[u8], rest: &[u8], plain_fails: Option<bool>) -> Finding {
+        let (n, shown) = (self.n, quoted(self.line));
+        let clause = self.wrong_reply_clause(reply, rest, plain_fails);
+        let (want_line, got_line) = first_differing_lines(reply, rest);
+        let cause = if rest.is_empty() {
+            format!(
+                "no reply to line {n}: {shown}; expected {}",
+                first_line(reply)
+            )
+        } else {
+            format!(
+                "line {n}: {shown}: expected {}, got {}",
+                quoted(want_line),
+                quoted(got_line)
+            )
+        };
+        let mut f = self.finding(clause, Class::Output, cause);
+        let wins = [Clause::WinLine, Clause::WinOverline, Clause::TieWinFirst];
+        let win_missed = wins.contains(&clause)
+            && reply.ends_with(text::THANKS)
+            && !rest.starts_with(first_line_of(reply));
+        if win_missed {
+            f.group = Group::WinMissed;
         }
+        let kinds = trace::invalid_kinds(&trace::plain(self.line));
+        if reply == text::INVALID
+            && matches!(clause, Clause::LineSplit | Clause::Ws | Clause::CmdExact)
+            && kinds.first().is_some_and(|k| WHITESPACE_KINDS.contains(k))
+        {
+            f.group = Group::Whitespace;
+            f.scenarios = kinds;
+        }
+        f
     }
-    let cause = if rest.is_empty() {
-        format!(
-            "no reply to line {n}: {shown}; expected {}",
-            first_line(reply)
-        )
-    } else {
-        format!(
-            "line {n}: {shown}: expected {}, got {}",
-            quoted(want_line),
-            quoted(got_line)
-        )
-    };
-    let win_missed = matches!(clause, "WIN-LINE" | "WIN-OVERLINE" | "TIE-WIN-FIRST")
-        && reply.ends_with(text::THANKS)
-        && !rest.starts_with(&reply[..reply.iter().position(|&b| b == b'\n').unwrap_or(0)]);
-    let mut f = finding(clause, Class::Output, cause, Some(step));
-    if win_missed {
-        f.group = WIN_MISSED;
+
+    /// The clause of a reply that differs: the line's, or what the first
+    /// difference shows is broken.
+    fn wrong_reply_clause(&self, reply: &[u8], rest: &[u8], plain_fails: Option<bool>) -> Clause {
+        let (step, line) = (self.step, self.line);
+        let got = &self.ran.stdout;
+        let b = trace::blame(
+            &self.example,
+            self.trace,
+            got,
+            run_end(self.trace, self.ran),
+        );
+        let mut clause = if b.line == Some(self.n) {
+            b.clause
+        } else {
+            line_clause(step)
+        };
+        let (want_line, got_line) = first_differing_lines(reply, rest);
+        if reply.ends_with(text::THANKS) && want_line != first_line_of(reply) {
+            // The result is right, the history under it is not.
+            clause = Clause::CmdHistory;
+        }
+        if trace::MIST.contains(&step.clause) && !got_line.contains(&b',') {
+            // No hole at all where one is due: `view` itself.
+            clause = Clause::CmdView;
+        }
+        if clause == Clause::CmdInvalid {
+            clause = line_clause(step);
+        }
+        if clause == Clause::LineLong {
+            // A reply wrong (not split in two) on a line no command could be
+            // whatever its length: the rule that makes it none.
+            clause = rule_beneath(line).unwrap_or(clause);
+        }
+        if matches!(clause, Clause::BytesAny | Clause::WsSet) {
+            match plain_fails {
+                // Without its odd bytes the line fails too: a rule is broken.
+                Some(true) => clause = rule_beneath(line).unwrap_or_else(|| line_clause(step)),
+                // Only the odd bytes make it fail (a NUL read as the end of a
+                // C string, say): one decision, whichever command it was in.
+                _ if line.contains(&0) => clause = Clause::BytesAny,
+                _ => {}
+            }
+        }
+        clause
     }
-    let plain: Vec<u8> = line
-        .iter()
-        .copied()
-        .filter(|&b| trace::assignment_byte(b))
-        .collect();
-    let kinds = trace::invalid_kinds(&plain);
-    if reply == text::INVALID
-        && matches!(clause, "LINE-SPLIT" | "WS" | "CMD-EXACT")
-        && kinds.first().is_some_and(|k| WHITESPACE_KINDS.contains(k))
-    {
-        f.group = WHITESPACE;
-        f.scenarios = kinds;
-    }
-    f
 }
 
 /// How a run ended, in words.
@@ -785,29 +795,6 @@ fn run_end(trace: &Trace, ran: &Ran) -> RunEnd {
 /// end of its input is to blame (no `term`, no final newline, nothing at
 /// all), or what follows the end of the game.
 pub fn end_finding(input: &[u8], trace: &Trace, ran: &Ran) -> Finding {
-    let end = run_end(trace, ran);
-    let stuck = matches!(ran.end, End::TimedOut(_)) || crashed(&ran.end);
-    // What a killed program printed may be lost: only its end counts.
-    let got = if stuck { &trace.stdout } else { &ran.stdout };
-    let mut b = trace::blame(input, trace, got, end);
-    let endless = stuck || matches!(ran.end, End::TooMuchOutput(_));
-    let last_unended = !input.is_empty() && !input.ends_with(b"\n");
-    if endless && (trace.stop == Stop::EndOfInput || last_unended) {
-        // Output without end, or no end at all, once the input ends (with
-        // or without a final newline, after a last line or not): one
-        // cause, the end of the input.
-        b.clause = "EOF-EXIT";
-    } else if last_unended
-        && matches!(
-            b.clause,
-            "EXIT-CODES" | "TERM-STOP" | "CMD-TERM" | "LINE-LONG" | "BYTES-ANY" | "WS-SET"
-        )
-    {
-        // The same line with a newline after it was answered right (every
-        // start of the input ended by `term` agrees): what is wrong is the
-        // last line without one, `term` or any other.
-        b.clause = "LINE-NO-NL";
-    }
     let class = if matches!(ran.end, End::TimedOut(_)) {
         Class::Hang
     } else if crashed(&ran.end) {
@@ -815,32 +802,20 @@ pub fn end_finding(input: &[u8], trace: &Trace, ran: &Ran) -> Finding {
     } else {
         Class::Output
     };
-    let cause = match (class, trace.stop) {
-        (Class::Hang, Stop::EndOfInput) if !input.is_empty() => {
-            "still running at end of input: the input ends without `term`, and the program waits for more".to_owned()
-        }
-        (Class::Hang, Stop::EndOfInput) => "still running on an empty input".to_owned(),
-        (Class::Hang, Stop::Ended) => "still running after the game ended".to_owned(),
-        (Class::Hang, Stop::Term) => "still running after `term`".to_owned(),
-        (Class::Crash, _) => format!("crashes at end of input ({})", ended(ran)),
-        _ => match report::compare(
-            &Expected {
-                stdout: trace.stdout.clone(),
-                code: trace.code,
-            },
-            ran,
-        ) {
-            Some(detail) => detail
-                .lines()
-                .next()
-                .unwrap_or_default()
-                .trim()
-                .to_owned(),
-            None => "agreed when run again".to_owned(),
-        },
+    // What a killed program printed may be lost: only its end counts.
+    let got = if class == Class::Output {
+        &ran.stdout
+    } else {
+        &trace.stdout
     };
+    let b = trace::blame(input, trace, got, run_end(trace, ran));
+    let clause = end_clause(input, trace, ran, b.clause);
+    let cause = end_cause(input, trace, ran, class);
+    use Clause::{LineFinalNl, LineLong, LineNoNl, LineSplit};
+    // A clause of how lines are read: the line is named.
+    let of_lines = [LineSplit, LineNoNl, LineFinalNl, LineLong].contains(&clause);
     let cause = match b.line.and_then(|n| trace.steps.get(n - 1)) {
-        Some(step) if class == Class::Output && b.clause.starts_with("LINE-") => format!(
+        Some(step) if class == Class::Output && of_lines => format!(
             "line {}: {}: {cause}",
             step.number,
             quoted(&input[step.line.clone()])
@@ -848,14 +823,50 @@ pub fn end_finding(input: &[u8], trace: &Trace, ran: &Ran) -> Finding {
         _ => cause,
     };
     Finding {
-        clause: b.clause,
-        group: b.clause,
-        class,
-        line: None,
-        cause,
         scenarios: trace.session.clone(),
         example: input.to_vec(),
-        ran: ran.clone(),
+        ..Finding::new(clause, class, cause, ran.clone())
+    }
+}
+
+/// The clause of a disagreement at the end of the input, from the one
+/// the first difference is blamed on.
+fn end_clause(input: &[u8], trace: &Trace, ran: &Ran, blamed: Clause) -> Clause {
+    use Clause::*;
+    let stuck = matches!(ran.end, End::TimedOut(_)) || crashed(&ran.end);
+    let endless = stuck || matches!(ran.end, End::TooMuchOutput(_));
+    let last_unended = !input.is_empty() && !input.ends_with(b"\n");
+    if endless && (trace.stop == Stop::EndOfInput || last_unended) {
+        // Output without end, or no end at all, once the input ends (with
+        // or without a final newline, after a last line or not): one
+        // cause, the end of the input.
+        Clause::EofExit
+    } else if last_unended
+        && [ExitCodes, TermStop, CmdTerm, LineLong, BytesAny, WsSet].contains(&blamed)
+    {
+        // The same line with a newline after it was answered right (every
+        // start of the input ended by `term` agrees): what is wrong is the
+        // last line without one, `term` or any other.
+        Clause::LineNoNl
+    } else {
+        blamed
+    }
+}
+
+/// What happened at the end of the input, in a sentence.
+fn end_cause(input: &[u8], trace: &Trace, ran: &Ran, class: Class) -> String {
+    match (class, trace.stop) {
+        (Class::Hang, Stop::EndOfInput) if !input.is_empty() => {
+            "still running at end of input: the input ends without `term`, and the program waits for more".to_owned()
+        }
+        (Class::Hang, Stop::EndOfInput) => "still running on an empty input".to_owned(),
+        (Class::Hang, Stop::Ended(_)) => "still running after the game ended".to_owned(),
+        (Class::Hang, Stop::Term) => "still running after `term`".to_owned(),
+        (Class::Crash, _) => format!("crashes at end of input ({})", ended(ran)),
+        _ => match report::compare(&trace.expected(), ran) {
+            Some(detail) => detail.lines().next().unwrap_or_default().trim().to_owned(),
+            None => "agreed when run again".to_owned(),
+        },
     }
 }
 
@@ -863,7 +874,7 @@ pub fn end_finding(input: &[u8], trace: &Trace, ran: &Ran) -> Finding {
 /// input holds a line of the kind that group hangs on (`clauses`, by
 /// [`stuck_clause`]), without running anything more: one cause, one
 /// group, and no probe paying the timeout again.
-pub fn known_hang(input: &[u8], trace: &Trace, ran: &Ran, clauses: &[&str]) -> Option<Finding> {
+pub fn known_hang(input: &[u8], trace: &Trace, ran: &Ran, clauses: &[Clause]) -> Option<Finding> {
     if !matches!(ran.end, End::TimedOut(_)) {
         return None;
     }
@@ -872,15 +883,17 @@ pub fn known_hang(input: &[u8], trace: &Trace, ran: &Ran, clauses: &[&str]) -> O
         trace.stop != Stop::Term || step.number < trace.steps.len()
     } && clauses.contains(&stuck_clause(step, line)))? + 1;
     let step = &trace.steps[n - 1];
+    let clause = stuck_clause(step, lines[n - 1]);
     Some(Finding {
-        clause: stuck_clause(step, lines[n - 1]),
-        group: stuck_clause(step, lines[n - 1]),
-        class: Class::Hang,
         line: Some(n),
-        cause: format!("hangs after reading line {n}: {}", quoted(lines[n - 1])),
         scenarios: step.scenarios.clone(),
         example: prefix(&lines, n),
-        ran: ran.clone(),
+        ..Finding::new(
+            clause,
+            Class::Hang,
+            format!("hangs after reading line {n}: {}", quoted(lines[n - 1])),
+            ran.clone(),
+        )
     })
 }
 
@@ -899,17 +912,18 @@ pub fn without_probes(input: &[u8], trace: &Trace, ran: &Ran) -> Finding {
     let (n, step) = (i + 1, &trace.steps[i]);
     let clause = stuck_clause(step, lines[i]);
     Finding {
-        clause,
-        group: clause,
-        class: Class::Hang,
         line: Some(n),
-        cause: format!(
-            "still running, though its input ends with `term` or the game's end: likeliest it hangs on line {n}: {}",
-            quoted(lines[i])
-        ),
         scenarios: step.scenarios.clone(),
         example: input.to_vec(),
-        ran: ran.clone(),
+        ..Finding::new(
+            clause,
+            Class::Hang,
+            format!(
+                "still running, though its input ends with `term` or the game's end: likeliest it hangs on line {n}: {}",
+                quoted(lines[i])
+            ),
+            ran.clone(),
+        )
     }
 }
 
@@ -933,10 +947,7 @@ pub fn last_line_finding(body: &[u8], prober: &Prober) -> Option<Finding> {
     if read != lines.len() {
         return None;
     }
-    let expected = Expected {
-        stdout: trace.stdout.clone(),
-        code: trace.code,
-    };
+    let expected = trace.expected();
     let allowed = prober.allowance()?;
     let ran = (prober.run)(&input, &expected, allowed);
     let v = verdict(prober.term, &trace, &ran);
@@ -948,10 +959,7 @@ pub fn last_line_finding(body: &[u8], prober: &Prober) -> Option<Finding> {
     if let Some(n) = lines.len().checked_sub(1) {
         let before = prefix(&lines, n);
         let before_trace = trace::trace(&before);
-        let want = Expected {
-            stdout: before_trace.stdout.clone(),
-            code: before_trace.code,
-        };
+        let want = before_trace.expected();
         let allowed = prober.allowance()?;
         let ran_before = (prober.run)(&before, &want, allowed);
         if verdict(prober.term, &before_trace, &ran_before) != Verdict::Agree {
@@ -1030,7 +1038,7 @@ mod tests {
         let f = diagnosed(input, &hangs_on_nul).expect("it disagrees");
         assert_eq!(
             (f.clause, f.class, f.line),
-            ("BYTES-ANY", Class::Hang, Some(5))
+            (Clause::BytesAny, Class::Hang, Some(5))
         );
         assert_eq!(f.cause, "hangs after reading line 5: `who\\x00x`");
         assert_eq!(f.example, b"who\nview\nplace A1\nhistory\nwho\0x\nterm\n");
@@ -1055,7 +1063,7 @@ mod tests {
         let f = diagnosed(input, &strips_cr).expect("it disagrees");
         assert_eq!(
             (f.clause, f.class, f.line),
-            ("LINE-SPLIT", Class::Output, Some(2))
+            (Clause::LineSplit, Class::Output, Some(2))
         );
         assert_eq!(
             f.cause,
@@ -1073,6 +1081,9 @@ mod tests {
             }
         };
         let f = diagnosed(b"who\nplace A1\n", &hangs_at_end).expect("it disagrees");
-        assert_eq!((f.clause, f.class, f.line), ("EOF-EXIT", Class::Hang, None));
+        assert_eq!(
+            (f.clause, f.class, f.line),
+            (Clause::EofExit, Class::Hang, None)
+        );
     }
 }

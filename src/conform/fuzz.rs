@@ -27,14 +27,15 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::clause::{self, Kind};
-use super::diagnose::{self, Class, Finding, Prober, TermCheck, WHITESPACE, WIN_MISSED};
+use super::clause::{Clause, Kind};
+use super::cover::Scenario;
+use super::diagnose::{self, Class, Finding, Group, Prober, TermCheck};
 use super::model::{self, Flaky, FuzzFinding, Fuzzed};
 use super::report::{self, text};
 use super::run::{self, Budget, End, Ran};
 use super::sandbox::Kit;
 use super::trace;
-use super::{ConformError, Expected, Format, Outcome, case, cover, generate};
+use super::{ConformError, Expected, Format, Outcome, case, generate};
 use crate::rng::Rng;
 
 /// Output above this many times the expected size (and at least
@@ -127,7 +128,7 @@ fn without_lines(input: &[u8], drop: impl Fn(&[u8]) -> bool) -> Vec<u8> {
 }
 
 /// One group of disagreements: one clause broken one way, one cause.
-struct Group {
+struct Grouped {
     /// The finding of its case of lowest number.
     finding: Finding,
     /// How many cases fell in it.
@@ -136,20 +137,15 @@ struct Group {
     index: u64,
     /// The scenarios the lines blamed in all its cases share (what every
     /// missed win was like).
-    common: Vec<&'static str>,
+    common: Vec<Scenario>,
 }
 
 /// The key that orders groups: rules before decisions, then the clause
 /// table's order, then the way the program failed.
-type Key = (Kind, usize, &'static str, Class);
+type Key = (Kind, Clause, Group, Class);
 
 fn key(f: &Finding) -> Key {
-    let clause = match f.group {
-        WIN_MISSED => "WIN-LINE",
-        WHITESPACE => "LINE-SPLIT",
-        _ => f.clause,
-    };
-    let kind = clause::find(clause).map_or(Kind::Rule, |c| c.kind);
+    let clause = f.group.clause();
     // At the end of the input, hanging and printing for ever are one
     // cause: the program does not stop there.
     let class = if f.line.is_none() {
@@ -157,7 +153,7 @@ fn key(f: &Finding) -> Key {
     } else {
         f.class
     };
-    (kind, clause::rank(clause), f.group, class)
+    (clause.kind(), clause, f.group, class)
 }
 
 /// Case `index` of the run: the same seed and index, the same bytes.
@@ -187,7 +183,7 @@ struct Shared<'o> {
     deadline: Option<Instant>,
     term: TermCheck,
     next: AtomicU64,
-    groups: Mutex<BTreeMap<Key, Group>>,
+    groups: Mutex<BTreeMap<Key, Grouped>>,
     /// Cases that disagreed once and agreed when run again.
     flaky: Mutex<BTreeMap<u64, Vec<u8>>>,
     cannot_start: Mutex<Option<String>>,
@@ -240,10 +236,10 @@ impl<'o> Shared<'o> {
 
     /// What the cases found, before shrinking: the result so far, and
     /// the groups of disagreements to shrink.
-    fn into_groups(self, program: String, cases: u64) -> (Fuzzed, Vec<Group>) {
+    fn into_groups(self, program: String, cases: u64) -> (Fuzzed, Vec<Grouped>) {
         let (opts, kit, deadline) = (self.opts, self.kit, self.deadline);
         let flaky: BTreeMap<u64, Vec<u8>> = inner(self.flaky);
-        let mut groups: Vec<Group> = inner(self.groups).into_values().collect();
+        let mut groups: Vec<Grouped> = inner(self.groups).into_values().collect();
         // A program that prints nothing at all fails every reply, but has
         // one thing to fix: it is one finding, not one a clause.
         if !groups.is_empty() && !self.printed.into_inner() && self.expected_output.into_inner() {
@@ -303,20 +299,17 @@ impl<'o> Shared<'o> {
     }
 
     /// The kinds of line (by clause) the program is known to hang on.
-    fn known_hangs(&self) -> Vec<&'static str> {
+    fn known_hangs(&self) -> Vec<Clause> {
         lock(&self.groups)
             .values()
             .filter(|g| g.finding.class == Class::Hang && g.finding.line.is_some())
-            .map(|g| g.finding.group)
+            .map(|g| g.finding.group.clause())
             .collect()
     }
 
     /// Why `ran` disagrees, or `None` if it agrees.
     fn explain(&self, input: &[u8], trace: &trace::Trace, ran: &Ran) -> Option<Finding> {
-        let expected = Expected {
-            stdout: trace.stdout.clone(),
-            code: trace.code,
-        };
+        let expected = trace.expected();
         report::compare(&expected, ran)?;
         let hangs = self.known_hangs();
         if let Some(known) = diagnose::known_hang(input, trace, ran, &hangs) {
@@ -332,9 +325,9 @@ impl<'o> Shared<'o> {
     /// disagrees again when run once more.
     fn file(&self, index: u64, input: &[u8], trace: &trace::Trace, finding: Finding) {
         let k = key(&finding);
-        let add = |groups: &mut BTreeMap<Key, Group>, finding: Finding| {
+        let add = |groups: &mut BTreeMap<Key, Grouped>, finding: Finding| {
             let scenarios = finding.scenarios.clone();
-            let group = groups.entry(k).or_insert_with(|| Group {
+            let group = groups.entry(k).or_insert_with(|| Grouped {
                 finding: finding.clone(),
                 count: 0,
                 index,
@@ -356,10 +349,7 @@ impl<'o> Shared<'o> {
                 return;
             }
         }
-        let expected = Expected {
-            stdout: trace.stdout.clone(),
-            code: trace.code,
-        };
+        let expected = trace.expected();
         // A new group only for a case that disagrees again, whatever the
         // probes found: a probe that fails may itself be the one run that
         // went wrong, and when none fails the line is a guess from this
@@ -494,10 +484,7 @@ fn worker(shared: &Shared) -> Spent {
         }
         let t1 = Instant::now();
         let trace = trace::trace(&input);
-        let expected = Expected {
-            stdout: trace.stdout.clone(),
-            code: trace.code,
-        };
+        let expected = trace.expected();
         let t2 = Instant::now();
         let ran = shared.run(&input, &expected, opts.timeout);
         let t3 = Instant::now();
@@ -543,13 +530,10 @@ fn silent(
     cases: u64,
     ends: Ends,
     deadline: Option<Instant>,
-) -> Group {
+) -> Grouped {
     let example = b"who\nterm\n".to_vec();
     let trace = trace::trace(&example);
-    let expected = Expected {
-        stdout: trace.stdout.clone(),
-        code: trace.code,
-    };
+    let expected = trace.expected();
     let ran = if deadline.is_none_or(|d| Instant::now() < d) {
         run_program(opts, kit, &expected, &example, opts.timeout)
     } else {
@@ -577,16 +561,10 @@ fn silent(
     if ends.hung > 0 || ends.crashed > 0 {
         cause.push_str(&format!("; {LOST_OUTPUT}"));
     }
-    Group {
+    Grouped {
         finding: Finding {
-            clause: "CMD-WHO",
-            group: "CMD-WHO",
-            class: Class::Output,
-            line: None,
-            cause,
-            scenarios: Vec::new(),
             example,
-            ran,
+            ..Finding::new(Clause::CmdWho, Class::Output, cause, ran)
         },
         count: cases,
         index: 0,
@@ -597,25 +575,25 @@ fn silent(
 /// The clause a group of odd whitespace taken for a command falls
 /// under: a `\r` in every line, a tab in every line, or else the rule
 /// that commands are matched untrimmed.
-fn whitespace_clause(common: &[&str]) -> &'static str {
-    if common.contains(&"invalid-cr") {
-        "LINE-SPLIT"
-    } else if common.contains(&"invalid-tab") {
-        "WS"
+fn whitespace_clause(common: &[Scenario]) -> Clause {
+    if common.contains(&Scenario::InvalidCr) {
+        Clause::LineSplit
+    } else if common.contains(&Scenario::InvalidTab) {
+        Clause::Ws
     } else {
-        "CMD-EXACT"
+        Clause::CmdExact
     }
 }
 
 /// The clause a group of missed wins falls under: what all its misses
 /// share (the 361st stone, six or more), or a plain line.
-fn missed_win_clause(common: &[&str]) -> &'static str {
-    if common.contains(&"win-361st-stone") {
-        "TIE-WIN-FIRST"
-    } else if common.contains(&"win-overline") {
-        "WIN-OVERLINE"
+fn missed_win_clause(common: &[Scenario]) -> Clause {
+    if common.contains(&Scenario::Win361stStone) {
+        Clause::TieWinFirst
+    } else if common.contains(&Scenario::WinOverline) {
+        Clause::WinOverline
     } else {
-        "WIN-LINE"
+        Clause::WinLine
     }
 }
 
@@ -623,7 +601,7 @@ fn shrink_group(
     opts: &FuzzOptions,
     kit: Option<&Kit>,
     term: TermCheck,
-    group: &Group,
+    group: &Grouped,
     deadline: Option<Instant>,
 ) -> FuzzFinding {
     let started = Instant::now();
@@ -639,17 +617,16 @@ fn shrink_group(
         runs: shrunk.tests,
         seconds: started.elapsed().as_secs_f64(),
     };
-    let expected = expected_of(&input);
+    let expected = trace::trace(&input).expected();
     let clause = match group.finding.group {
-        WIN_MISSED => missed_win_clause(&group.common),
-        WHITESPACE => whitespace_clause(&group.common),
-        _ => finding.clause,
+        Group::WinMissed => missed_win_clause(&group.common),
+        Group::Whitespace => whitespace_clause(&group.common),
+        Group::Clause(_) => finding.clause,
     };
-    let found = clause::find(clause);
     FuzzFinding {
         clause,
-        kind: found.map_or(Kind::Rule, |c| c.kind),
-        title: found.map_or("", |c| c.title),
+        kind: clause.kind(),
+        title: clause.title(),
         failure: finding.class,
         cause: finding.cause,
         cases: group.count,
@@ -668,16 +645,21 @@ fn shrink_group(
 /// What every case of a group that gathers cases by what they were like
 /// (missed wins, whitespace) shared, in words, in the order the trace met
 /// them, as the example shows them; nothing for other groups.
-fn shared_scenarios(group: &Group) -> Vec<&'static str> {
-    if !matches!(group.finding.group, WIN_MISSED | WHITESPACE) {
+fn shared_scenarios(group: &Grouped) -> Vec<&'static str> {
+    if !matches!(group.finding.group, Group::WinMissed | Group::Whitespace) {
         return Vec::new();
     }
+    // The wins' and the `Invalid!` lines' own scenarios, each a run of
+    // the table.
+    let own = |s: &Scenario| {
+        (Scenario::WinRow..=Scenario::Win361stStone).contains(s)
+            || (Scenario::InvalidEmpty..=Scenario::InvalidUnknown).contains(s)
+    };
     group
         .common
         .iter()
-        .filter_map(|id| cover::SCENARIOS.iter().find(|s| s.id == *id))
-        .filter(|s| s.id.starts_with("win-") || s.id.starts_with("invalid-"))
-        .map(|s| s.what)
+        .filter(|s| own(s))
+        .map(|s| s.what())
         .collect()
 }
 
@@ -688,10 +670,12 @@ fn shrink_example(
     opts: &FuzzOptions,
     kit: Option<&Kit>,
     term: TermCheck,
-    group: &Group,
+    group: &Grouped,
     deadline: Option<Instant>,
 ) -> (super::shrink::Shrunk, Finding) {
-    let target = (group.finding.group, group.finding.class);
+    // The finding of the group's case of lowest number.
+    let first = &group.finding;
+    let target = (first.group, first.class);
     let found: Mutex<BTreeMap<Vec<u8>, Finding>> = Mutex::new(BTreeMap::new());
     let run = |input: &[u8], expected: &Expected, timeout: Duration| {
         run_program(opts, kit, expected, input, timeout)
@@ -704,18 +688,17 @@ fn shrink_example(
         deadline,
         end_by_deadline: false,
     };
-    let by_line = group.finding.line.is_some() && group.finding.example.ends_with(b"term\n");
-    let clause_of = group.finding.clause;
-    let shrunk = if group.finding.group == "CMD-WHO" && group.finding.line.is_none() {
+    let by_line = first.line.is_some() && first.example.ends_with(b"term\n");
+    let (jobs, budget) = (opts.jobs, opts.shrink_budget);
+    let shrunk = if first.group == Group::Clause(Clause::CmdWho) && first.line.is_none() {
         // The one finding of a silent program: its example is one line.
         super::shrink::Shrunk {
-            input: group.finding.example.clone(),
+            input: first.example.clone(),
             tests: 0,
             cut_short: false,
         }
     } else if by_line {
-        let example = &group.finding.example;
-        let body = &example[..example.len() - b"term\n".len()];
+        let body = &first.example[..first.example.len() - b"term\n".len()];
         let fails = |candidate: &[u8]| {
             if opts.assignment_only && !generate::is_assignment_only_body(candidate) {
                 return false;
@@ -728,20 +711,17 @@ fn shrink_example(
                 _ => false,
             }
         };
-        super::shrink::shrink(body, fails, opts.jobs, opts.shrink_budget, deadline)
+        super::shrink::shrink(body, fails, jobs, budget, deadline)
     } else {
         let fails = |candidate: &[u8]| {
             let trace = trace::trace(candidate);
-            if !can_show(candidate, &trace, clause_of) {
+            if !can_show(candidate, &trace, first.clause) {
                 return false;
             }
             if opts.assignment_only && !generate::is_assignment_only(candidate) {
                 return false;
             }
-            let expected = Expected {
-                stdout: trace.stdout.clone(),
-                code: trace.code,
-            };
+            let expected = trace.expected();
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 return false;
             }
@@ -756,40 +736,24 @@ fn shrink_example(
             lock(&found).insert(candidate.to_vec(), f);
             true
         };
-        super::shrink::shrink(
-            &group.finding.example,
-            fails,
-            opts.jobs,
-            opts.shrink_budget,
-            deadline,
-        )
+        super::shrink::shrink(&first.example, fails, jobs, budget, deadline)
     };
-    let finding = inner(found)
-        .remove(&shrunk.input)
-        .unwrap_or_else(|| group.finding.clone());
+    let finding = inner(found).remove(&shrunk.input);
+    let finding = finding.unwrap_or_else(|| first.clone());
     (shrunk, finding)
-}
-
-/// What the reference does with `input`.
-fn expected_of(input: &[u8]) -> Expected {
-    let trace = trace::trace(input);
-    Expected {
-        stdout: trace.stdout,
-        code: trace.code,
-    }
 }
 
 /// Whether `trace` can show the clause `clause` at all: a shrinking
 /// candidate that cannot is dropped without running the program.
-fn can_show(input: &[u8], trace: &trace::Trace, clause: &str) -> bool {
+fn can_show(input: &[u8], trace: &trace::Trace, clause: Clause) -> bool {
     use trace::Stop;
     match clause {
-        "EOF-EXIT" => trace.stop == Stop::EndOfInput && !input.is_empty(),
-        "INPUT-EMPTY" => input.is_empty(),
-        "LINE-FINAL-NL" => trace.stop == Stop::EndOfInput && input.ends_with(b"\n"),
-        "LINE-NO-NL" => !input.is_empty() && !input.ends_with(b"\n"),
-        "END-STOP" | "END-BLOCK" => trace.stop == Stop::Ended,
-        "TERM-STOP" => trace.stop == Stop::Term,
+        Clause::EofExit => trace.stop == Stop::EndOfInput && !input.is_empty(),
+        Clause::InputEmpty => input.is_empty(),
+        Clause::LineFinalNl => trace.stop == Stop::EndOfInput && input.ends_with(b"\n"),
+        Clause::LineNoNl => !input.is_empty() && !input.ends_with(b"\n"),
+        Clause::EndStop | Clause::EndBlock => trace.ended(),
+        Clause::TermStop => trace.stop == Stop::Term,
         _ => true,
     }
 }
@@ -832,7 +796,7 @@ fn write_case(opts: &FuzzOptions, finding: &mut FuzzFinding) -> Result<(), Confo
         "fuzz-{}-{}-{}",
         opts.seed, finding.first_case, finding.clause
     );
-    let expected = expected_of(&finding.input);
+    let expected = trace::trace(&finding.input).expected();
     let path = case::write(&opts.out_dir, &name, &finding.input, &expected)?;
     finding.file = report::shown_path(&path);
     Ok(())

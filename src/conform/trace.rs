@@ -2,21 +2,27 @@
 //! clause of the contract decided it, and what situation the game was in
 //! (a win on an edge, the hole cut by an edge, the end of input, …).
 //!
-//! It plays the contract's game (no options) with the core, as the
-//! controller does, and keeps a record the controller has no need of; a
-//! test checks that its output is the reference's, byte for byte, on
-//! every golden case and many random ones.
+//! It feeds the controller's [`Session`] the contract's game (no options)
+//! one line at a time and observes it ([`Observer`]): the replies are the
+//! controller's own, and what the trace adds is only the record the
+//! controller has no need of, made from what the session said it did.
 
 use std::ops::Range;
 
+use super::clause::{Clause, Kind};
+use super::cover::Scenario;
+use crate::controller::session::{Answer, Observer, Session, Settings};
 use crate::controller::text;
 use crate::rules::board::DIRECTIONS;
-use crate::rules::command::{Command, ParseCommandError, is_whitespace};
+use crate::rules::command::is_whitespace;
 use crate::rules::game::{Ending, Game, PlaceError};
 use crate::rules::mist;
 use crate::rules::player::Player;
 use crate::rules::point::{Point, SIZE};
 use crate::rules::rule::Rule;
+
+/// How the reference stopped: the controller's own reason.
+pub use crate::controller::session::Stop;
 
 /// A line longer than this falls under `LINE-LONG`: the assignment names
 /// no limit, and its own examples are far shorter (its longest, a `view`
@@ -24,16 +30,8 @@ use crate::rules::rule::Rule;
 /// its own size (256 bytes, say) and split a longer one.
 pub const LONG_LINE: usize = 64;
 
-/// How the reference stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stop {
-    /// A win, a tie or a resignation: exit 0.
-    Ended,
-    /// `term`: exit 1.
-    Term,
-    /// End of input with the game unfinished: exit 1.
-    EndOfInput,
-}
+/// The clauses of a `view` reply: the mist's.
+pub(crate) const MIST: [Clause; 3] = [Clause::MistStart, Clause::MistMove, Clause::MistStays];
 
 /// One line read, and what it made the reference do.
 #[derive(Clone, Debug)]
@@ -47,14 +45,20 @@ pub struct Step {
     /// Its reply in the expected stdout (empty for a silent one).
     pub reply: Range<usize>,
     /// The clause that decided the reply.
-    pub clause: &'static str,
-    /// The situation, for grouping: a scenario id.
-    pub situation: &'static str,
-    /// Every scenario this line exercises (the situation first).
-    pub scenarios: Vec<&'static str>,
+    pub clause: Clause,
+    /// Every scenario this line exercises; the first is its situation,
+    /// what groups failures.
+    pub scenarios: Vec<Scenario>,
     /// For a `view` after a rejected `place` on a stone: the centre a
     /// program shows if it moved the mist all the same.
     pub moved_anyway: Option<Point>,
+}
+
+impl Step {
+    /// The situation the line was in, for grouping.
+    pub fn situation(&self) -> Option<Scenario> {
+        self.scenarios.first().copied()
+    }
 }
 
 /// The reference's whole run over one input.
@@ -70,7 +74,22 @@ pub struct Trace {
     pub code: i32,
     /// Scenarios of the session as a whole (end of input, input after
     /// the end, …).
-    pub session: Vec<&'static str>,
+    pub session: Vec<Scenario>,
+}
+
+impl Trace {
+    /// Whether the game ended (a win, a tie or a resignation).
+    pub const fn ended(&self) -> bool {
+        matches!(self.stop, Stop::Ended(_))
+    }
+
+    /// Its stdout and exit code, as a program's are expected to be.
+    pub fn expected(&self) -> super::Expected {
+        super::Expected {
+            stdout: self.stdout.clone(),
+            code: self.code,
+        }
+    }
 }
 
 /// Bytes the assignment itself speaks of: printable ASCII, the five
@@ -80,197 +99,198 @@ pub fn assignment_byte(b: u8) -> bool {
     (0x20..0x7f).contains(&b) || is_whitespace(b) || b == b'\n'
 }
 
+/// `line` without the bytes the assignment does not speak of.
+pub fn plain(line: &[u8]) -> Vec<u8> {
+    let keep = |b: &&u8| assignment_byte(**b);
+    line.iter().filter(keep).copied().collect()
+}
+
+/// The session's last answer, as it tells it.
+impl Observer for Option<Answer> {
+    fn answered(&mut self, answer: Answer) {
+        *self = Some(answer);
+    }
+}
+
+/// What the lines since the last stone placed did to the mist.
+#[derive(Default)]
+struct SinceMove {
+    /// A `place` was refused.
+    rejected: bool,
+    /// The last one refused for a stone on its point: that point.
+    occupied: Option<Point>,
+}
+
 /// Plays `input` through the contract's game.
 pub fn trace(input: &[u8]) -> Trace {
-    let mut game = Game::new(Rule::default());
-    let mut stdout = Vec::new();
+    let game = Game::new(Rule::default());
+    let mut session = Session::new(game, Settings::default(), Vec::new()).observed(None);
     let mut steps = Vec::new();
-    let mut session = Vec::new();
-    let mut rejected_since_move = false;
-    let mut occupied_since_move = None;
+    let mut since = SinceMove::default();
     let mut start = 0;
     let mut stop = Stop::EndOfInput;
-    let mut reply = Vec::new();
-    if input.is_empty() {
-        session.push("empty-input");
-    }
-    while start < input.len() {
+    while start < input.len() && stop == Stop::EndOfInput {
         let (end, newline) = match input[start..].iter().position(|&b| b == b'\n') {
             Some(at) => (start + at, true),
             None => (input.len(), false),
         };
         let line = &input[start..end];
-        reply.clear();
-        let mut scenarios: Vec<&'static str> = Vec::new();
-        let mut clause = "CMD-INVALID";
-        let mut ended = None;
-        let mut moved_anyway = None;
-        match Command::parse(line) {
-            Err(ParseCommandError::NotACommand) => {
-                reply.extend_from_slice(text::INVALID);
-                scenarios.extend(invalid_kinds(line));
-            }
-            Err(ParseCommandError::NotAPoint(_)) => {
-                reply.extend_from_slice(text::INVALID_COORDINATE);
-                clause = "PLACE-POINT";
-                scenarios.push(coordinate_kind(&line[b"place ".len()..]));
-                rejected_since_move = true;
-            }
-            Ok(Command::Who) => {
-                reply.extend_from_slice(text::who(game.to_move()));
-                clause = "CMD-WHO";
-                scenarios.push(match game.to_move() {
-                    Player::Black => "who-black",
-                    Player::White => "who-white",
-                });
-            }
-            Ok(Command::History) => {
-                text::history_line(&mut reply, game.moves());
-                clause = "CMD-HISTORY";
-                scenarios.push(if game.moves().is_empty() {
-                    "history-empty"
-                } else {
-                    "history-moves"
-                });
-            }
-            Ok(Command::View) => {
-                text::view_line(&mut reply, game.board(), game.centre());
-                let (situation, view_clause) = if game.moves().is_empty() {
-                    ("view-start", "MIST-START")
-                } else if rejected_since_move {
-                    moved_anyway = occupied_since_move.map(mist::next_centre);
-                    ("view-after-rejected", "MIST-STAYS")
-                } else {
-                    ("view-moved", "MIST-MOVE")
-                };
-                clause = view_clause;
-                scenarios.push(situation);
-                scenarios.extend(hole_cuts(game.centre()));
-            }
-            Ok(Command::Term) => {
-                clause = "CMD-TERM";
-                scenarios.push(if game.moves().is_empty() {
-                    "term-start"
-                } else {
-                    "term-mid-game"
-                });
-                stop = Stop::Term;
-            }
-            Ok(Command::Resign) => {
-                let ending = game.resign();
-                clause = "END-RESIGN";
-                scenarios.push(match game.to_move() {
-                    Player::Black => "resign-black",
-                    Player::White => "resign-white",
-                });
-                ended = Some(ending);
-            }
-            Ok(Command::Place(p)) => match game.place(p) {
-                // The contract's rule forbids no point: only an option does.
-                Err(PlaceError::Occupied(_) | PlaceError::Forbidden(..)) => {
-                    reply.extend_from_slice(text::OCCUPIED);
-                    clause = "PLACE-OCCUPIED";
-                    scenarios.push("occupied");
-                    rejected_since_move = true;
-                    occupied_since_move = Some(p);
-                }
-                Ok(None) => {
-                    clause = "CMD-PLACE";
-                    scenarios.push("place-ok");
-                    rejected_since_move = false;
-                    occupied_since_move = None;
-                }
-                Ok(Some(ending)) => {
-                    let (c, found) = ending_scenarios(&game, p, ending);
-                    clause = c;
-                    scenarios.extend(found);
-                    ended = Some(ending);
-                }
-            },
-        }
-        if let Some(ending) = ended {
-            reply.extend_from_slice(text::result(ending));
-            let mut history = Vec::new();
-            text::history_line(&mut history, game.moves());
-            reply.extend_from_slice(&history);
-            reply.extend_from_slice(text::THANKS);
-            stop = Stop::Ended;
-        }
-        // A decision about the line itself explains its reply first.
-        let decided = if !line.iter().all(|&b| assignment_byte(b)) {
-            let in_parameter = line.starts_with(b"place ");
-            Some(if in_parameter {
-                ("WS-SET", "lookalike-byte")
-            } else {
-                ("BYTES-ANY", "odd-byte")
-            })
-        } else if line.len() > LONG_LINE {
-            Some(("LINE-LONG", "long-line"))
-        } else if !newline {
-            Some(("LINE-NO-NL", "last-line-no-newline"))
-        } else {
-            None
+        let at = session.output().len();
+        // Writing to a vector cannot fail.
+        stop = session.line(line).ok().flatten().unwrap_or(stop);
+        let _ = session.flush();
+        let Some(answer) = session.observer().take() else {
+            break;
         };
-        if let Some((c, situation)) = decided {
-            clause = c;
-            scenarios.insert(0, situation);
+        let (mut clause, mut scenarios, moved_anyway) =
+            observed(answer, line, session.game(), &mut since);
+        // A decision about the line itself explains its reply first.
+        if let Some(decided) = line_decision(line, newline) {
+            clause = decided.clause();
+            scenarios.insert(0, decided);
         }
-        let at = stdout.len();
-        stdout.extend_from_slice(&reply);
         steps.push(Step {
             number: steps.len() + 1,
             line: start..end,
             newline,
-            reply: at..stdout.len(),
+            reply: at..session.output().len(),
             clause,
-            situation: scenarios.first().copied().unwrap_or("line"),
             scenarios,
             moved_anyway,
         });
         start = if newline { end + 1 } else { end };
-        if stop != Stop::EndOfInput {
-            break;
-        }
     }
-    let unread = input.len() > start;
-    match stop {
-        Stop::EndOfInput if !input.is_empty() => session.push("eof-no-term"),
-        Stop::Ended if unread => session.push("input-after-end"),
-        Stop::Term if unread => session.push("input-after-term"),
-        _ => {}
-    }
+    let session_scenario = match stop {
+        _ if input.is_empty() => Some(Scenario::EmptyInput),
+        Stop::EndOfInput => Some(Scenario::EofNoTerm),
+        _ if start == input.len() => None,
+        Stop::Ended(_) => Some(Scenario::InputAfterEnd),
+        Stop::Term => Some(Scenario::InputAfterTerm),
+    };
     Trace {
         steps,
         stop,
-        code: if stop == Stop::Ended { 0 } else { 1 },
-        stdout,
-        session,
+        code: i32::from(stop.exit_code()),
+        stdout: session.output().clone(),
+        session: session_scenario.into_iter().collect(),
+    }
+}
+
+/// The clause and scenarios of the line `line`, which the session
+/// answered with `answer`, leaving `game`; and for a `view` after a
+/// stone refused, the centre a program that moved the mist all the same
+/// shows.
+fn observed(
+    answer: Answer,
+    line: &[u8],
+    game: &Game,
+    since: &mut SinceMove,
+) -> (Clause, Vec<Scenario>, Option<Point>) {
+    let first_move = game.moves().is_empty();
+    let (clause, scenarios) = match answer {
+        Answer::NotACommand => (Clause::CmdInvalid, invalid_kinds(line)),
+        Answer::NotAPoint => {
+            since.rejected = true;
+            let param = line.get(b"place ".len()..).unwrap_or_default();
+            (Clause::PlacePoint, vec![coordinate_kind(param)])
+        }
+        Answer::Who => (
+            Clause::CmdWho,
+            vec![match game.to_move() {
+                Player::Black => Scenario::WhoBlack,
+                Player::White => Scenario::WhoWhite,
+            }],
+        ),
+        Answer::History => (
+            Clause::CmdHistory,
+            vec![match first_move {
+                true => Scenario::HistoryEmpty,
+                false => Scenario::HistoryMoves,
+            }],
+        ),
+        Answer::View => {
+            let (clause, situation) = match (first_move, since.rejected) {
+                (true, _) => (Clause::MistStart, Scenario::ViewStart),
+                (false, true) => (Clause::MistStays, Scenario::ViewAfterRejected),
+                (false, false) => (Clause::MistMove, Scenario::ViewMoved),
+            };
+            (clause, [vec![situation], hole_cuts(game.centre())].concat())
+        }
+        Answer::Term => (
+            Clause::CmdTerm,
+            vec![match first_move {
+                true => Scenario::TermStart,
+                false => Scenario::TermMidGame,
+            }],
+        ),
+        Answer::Resigned(ending) => (
+            Clause::EndResign,
+            // The winner's opponent resigned.
+            vec![match ending {
+                Ending::Win {
+                    winner: Player::White,
+                } => Scenario::ResignBlack,
+                _ => Scenario::ResignWhite,
+            }],
+        ),
+        // The contract's rule forbids no point: only an option does.
+        Answer::Refused(PlaceError::Occupied(p) | PlaceError::Forbidden(p, _)) => {
+            since.rejected = true;
+            since.occupied = Some(p);
+            (Clause::PlaceOccupied, vec![Scenario::Occupied])
+        }
+        Answer::Placed(_, None) => {
+            *since = SinceMove::default();
+            (Clause::CmdPlace, vec![Scenario::PlaceOk])
+        }
+        Answer::Placed(p, Some(ending)) => ending_scenarios(game, p, ending),
+    };
+    let stays = clause == Clause::MistStays;
+    let moved_anyway = since.occupied.filter(|_| stays).map(mist::next_centre);
+    (clause, scenarios, moved_anyway)
+}
+
+/// The decision of the contract about the line itself, if one explains
+/// its reply: bytes the assignment does not speak of, a long line, a last
+/// line without `\n`.
+fn line_decision(line: &[u8], newline: bool) -> Option<Scenario> {
+    if !line.iter().all(|&b| assignment_byte(b)) {
+        Some(match line.starts_with(b"place ") {
+            true => Scenario::LookalikeByte,
+            false => Scenario::OddByte,
+        })
+    } else if line.len() > LONG_LINE {
+        Some(Scenario::LongLine)
+    } else if !newline {
+        Some(Scenario::LastLineNoNewline)
+    } else {
+        None
     }
 }
 
 /// What kind of `Invalid!` line this is; the commonest mistake first.
-pub(crate) fn invalid_kinds(line: &[u8]) -> Vec<&'static str> {
+pub(crate) fn invalid_kinds(line: &[u8]) -> Vec<Scenario> {
     let mut kinds = Vec::new();
     if line.is_empty() {
-        return vec!["invalid-empty"];
+        return vec![Scenario::InvalidEmpty];
     }
     if line.contains(&b'\r') {
-        kinds.push("invalid-cr");
+        kinds.push(Scenario::InvalidCr);
     }
     if line.contains(&b'\t') {
-        kinds.push("invalid-tab");
+        kinds.push(Scenario::InvalidTab);
     }
     if line.first().copied().is_some_and(is_whitespace) {
-        kinds.push("invalid-leading-space");
+        kinds.push(Scenario::InvalidLeadingSpace);
     }
     if line.last().copied().is_some_and(is_whitespace) {
-        kinds.push("invalid-trailing-space");
+        kinds.push(Scenario::InvalidTrailingSpace);
     }
     if line
         .windows(2)
         .any(|w| is_whitespace(w[0]) && is_whitespace(w[1]))
     {
-        kinds.push("invalid-double-space");
+        kinds.push(Scenario::InvalidDoubleSpace);
     }
     const WORDS: [&[u8]; 6] = [b"who", b"view", b"history", b"resign", b"term", b"place"];
     let words: Vec<&[u8]> = line
@@ -279,7 +299,7 @@ pub(crate) fn invalid_kinds(line: &[u8]) -> Vec<&'static str> {
         .collect();
     let first = words.first().copied().unwrap_or_default();
     if !WORDS.contains(&first) && WORDS.iter().any(|w| first.eq_ignore_ascii_case(w)) {
-        kinds.push("invalid-case");
+        kinds.push(Scenario::InvalidCase);
     }
     let extra = match first {
         b"place" => words.len() > 2,
@@ -287,79 +307,79 @@ pub(crate) fn invalid_kinds(line: &[u8]) -> Vec<&'static str> {
         _ => false,
     };
     if extra {
-        kinds.push("invalid-extra-parameter");
+        kinds.push(Scenario::InvalidExtraParameter);
     }
     if line == b"place" || line == b"place " {
-        kinds.push("invalid-place-alone");
+        kinds.push(Scenario::InvalidPlaceAlone);
     }
     if kinds.is_empty() {
-        kinds.push("invalid-unknown");
+        kinds.push(Scenario::InvalidUnknown);
     }
     kinds
 }
 
 /// Why a well-formed `place` parameter is not a point.
-fn coordinate_kind(param: &[u8]) -> &'static str {
+fn coordinate_kind(param: &[u8]) -> Scenario {
     let Some((&letter, row)) = param.split_first() else {
-        return "coord-other";
+        return Scenario::CoordOther;
     };
     if (b'a'..=b's').contains(&letter) && Point::from_ascii(&[&[letter - 32], row].concat()).is_ok()
     {
-        return "coord-lower-case";
+        return Scenario::CoordLowerCase;
     }
     if !(b'A'..=b'S').contains(&letter) {
-        return "coord-column";
+        return Scenario::CoordColumn;
     }
     if row.is_empty() {
-        return "coord-no-row";
+        return Scenario::CoordNoRow;
     }
     if matches!(row[0], b'+' | b'-') {
-        return "coord-sign";
+        return Scenario::CoordSign;
     }
     let digits = row.iter().take_while(|b| b.is_ascii_digit()).count();
     if digits == 0 {
-        return "coord-other";
+        return Scenario::CoordOther;
     }
     if digits < row.len() {
-        return "coord-trailing";
+        return Scenario::CoordTrailing;
     }
     if row.iter().all(|&b| b == b'0') {
-        return "coord-row-0";
+        return Scenario::CoordRow0;
     }
     if row[0] == b'0' {
-        return "coord-leading-zero";
+        return Scenario::CoordLeadingZero;
     }
-    "coord-row-20"
+    Scenario::CoordRow20
 }
 
 /// The edges that cut the hole around `centre`.
-fn hole_cuts(centre: Point) -> Vec<&'static str> {
+fn hole_cuts(centre: Point) -> Vec<Scenario> {
     let (c, r) = (centre.column().number(), centre.row().number());
-    let mut cuts = Vec::new();
-    if c <= 3 {
-        cuts.push("hole-cut-left");
-    }
-    if c + 3 > SIZE {
-        cuts.push("hole-cut-right");
-    }
-    if r <= 3 {
-        cuts.push("hole-cut-bottom");
-    }
-    if r + 3 > SIZE {
-        cuts.push("hole-cut-top");
-    }
-    cuts
+    [
+        (c <= 3, Scenario::HoleCutLeft),
+        (c + 3 > SIZE, Scenario::HoleCutRight),
+        (r <= 3, Scenario::HoleCutBottom),
+        (r + 3 > SIZE, Scenario::HoleCutTop),
+    ]
+    .into_iter()
+    .filter_map(|(cut, s)| cut.then_some(s))
+    .collect()
 }
 
 /// The clause and scenarios of a placement that ended the game.
-fn ending_scenarios(game: &Game, p: Point, ending: Ending) -> (&'static str, Vec<&'static str>) {
+fn ending_scenarios(game: &Game, p: Point, ending: Ending) -> (Clause, Vec<Scenario>) {
     let Ending::Win { winner } = ending else {
-        return ("TIE", vec!["tie"]);
+        return (Clause::Tie, vec![Scenario::Tie]);
     };
     let mut found = Vec::new();
     let mut edge = false;
     let mut longest = 0;
-    const NAMES: [&str; 4] = ["win-row", "win-column", "win-diagonal", "win-anti-diagonal"];
+    const NAMES: [Scenario; 4] = [
+        Scenario::WinRow,
+        Scenario::WinColumn,
+        Scenario::WinDiagonal,
+        Scenario::WinAntiDiagonal,
+    ];
     for (dir, name) in DIRECTIONS.iter().zip(NAMES) {
         let run = game.board().run(p, *dir);
         if run.length < 5 {
@@ -371,11 +391,14 @@ fn ending_scenarios(game: &Game, p: Point, ending: Ending) -> (&'static str, Vec
             let (c, r) = (s.column().number(), s.row().number());
             let last = SIZE;
             for (on, name) in [
-                (c == 1, "win-edge-left"),
-                (c == last, "win-edge-right"),
-                (r == 1, "win-edge-bottom"),
-                (r == last, "win-edge-top"),
-                ((c == 1 || c == last) && (r == 1 || r == last), "win-corner"),
+                (c == 1, Scenario::WinEdgeLeft),
+                (c == last, Scenario::WinEdgeRight),
+                (r == 1, Scenario::WinEdgeBottom),
+                (r == last, Scenario::WinEdgeTop),
+                (
+                    (c == 1 || c == last) && (r == 1 || r == last),
+                    Scenario::WinCorner,
+                ),
             ] {
                 if on && !found.contains(&name) {
                     found.push(name);
@@ -385,27 +408,31 @@ fn ending_scenarios(game: &Game, p: Point, ending: Ending) -> (&'static str, Vec
         }
     }
     if longest > 5 {
-        found.push("win-overline");
+        found.push(Scenario::WinOverline);
     }
     if winner == Player::White {
-        found.push("win-white");
+        found.push(Scenario::WinWhite);
     }
     let full = game.moves().len() == Point::COUNT;
     if full {
-        found.push("win-361st-stone");
+        found.push(Scenario::Win361stStone);
     }
     // The situation that groups failures: where the line lies.
-    found.insert(0, if edge { "win-on-edge" } else { "win-inside" });
+    let situation = match edge {
+        true => Scenario::WinOnEdge,
+        false => Scenario::WinInside,
+    };
+    found.insert(0, situation);
     // A line on an edge is the commonest miss, whatever else it is; so a
     // program that misses those is one group, not one per line length.
     let clause = if edge {
-        "WIN-LINE"
+        Clause::WinLine
     } else if full {
-        "TIE-WIN-FIRST"
+        Clause::TieWinFirst
     } else if longest > 5 {
-        "WIN-OVERLINE"
+        Clause::WinOverline
     } else {
-        "WIN-LINE"
+        Clause::WinLine
     };
     (clause, found)
 }
@@ -429,36 +456,33 @@ fn stones(game: &Game, p: Point, (dc, dr): (i8, i8), colour: Player) -> Vec<Poin
 /// The decisions of the contract this input's expected output depends
 /// on, in the order of the clause table; empty when the assignment alone
 /// decides it.
-pub fn decisions(input: &[u8], trace: &Trace) -> Vec<&'static str> {
-    let mut found = Vec::new();
-    for step in &trace.steps {
-        if super::clause::find(step.clause).is_some_and(|c| c.kind == super::clause::Kind::Decision)
-        {
-            found.push(step.clause);
-        }
-    }
+pub fn decisions(input: &[u8], trace: &Trace) -> Vec<Clause> {
+    let mut found: Vec<Clause> = trace
+        .steps
+        .iter()
+        .map(|step| step.clause)
+        .filter(|c| c.kind() == Kind::Decision)
+        .collect();
     if input.is_empty() {
-        found.push("INPUT-EMPTY");
+        found.push(Clause::InputEmpty);
     }
     if trace.stop == Stop::EndOfInput && !input.is_empty() {
-        found.push("EOF-EXIT");
+        found.push(Clause::EofExit);
         if input.ends_with(b"\n") {
-            found.push("LINE-FINAL-NL");
+            found.push(Clause::LineFinalNl);
         }
     }
-    found.sort_by_key(|id| super::clause::rank(id));
+    found.sort_unstable();
     found.dedup();
     found
 }
 
-/// Why a program's run differs from the trace: the clause, the situation
-/// and the number of the input line (if one is to blame).
+/// Why a program's run differs from the trace: the clause, and the
+/// number of the input line (if one is to blame).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Blame {
     /// The clause broken.
-    pub clause: &'static str,
-    /// The situation it broke in.
-    pub situation: &'static str,
+    pub clause: Clause,
     /// The input line whose reply differs first.
     pub line: Option<usize>,
 }
@@ -479,133 +503,136 @@ pub enum RunEnd {
 pub fn blame(input: &[u8], trace: &Trace, got: &[u8], end: RunEnd) -> Blame {
     let expected = &trace.stdout;
     let common = expected.iter().zip(got).take_while(|(a, b)| a == b).count();
-    let blame = |step: &Step, clause, situation| Blame {
-        clause,
-        situation,
-        line: Some(step.number),
-    };
     if common < expected.len() {
-        let Some(index) = trace
+        let at = trace
             .steps
             .iter()
-            .position(|s| s.reply.start <= common && common < s.reply.end)
-        else {
-            return stop_blame(input, trace, end);
+            .position(|s| s.reply.start <= common && common < s.reply.end);
+        return match at {
+            Some(index) => reply_blame(trace, index, got, common),
+            None => stop_blame(input, trace, end),
         };
-        let step = &trace.steps[index];
-        let got_line = got[common..]
-            .split(|&b| b == b'\n')
-            .next()
-            .unwrap_or_default();
-        // Output where a silent placement should print nothing belongs
-        // to that placement, not to the line whose reply it displaced.
-        let ends_game = expected[step.reply.clone()].ends_with(text::THANKS);
-        if ends_game && got_line == b"Wow, a tie!" && step.situation != "win-on-edge" {
-            return blame(step, "TIE-WIN-FIRST", step.situation);
-        }
-        if common == step.reply.start && common < got.len() && !ends_game {
-            let silent = trace.steps[..index]
-                .iter()
-                .rev()
-                .take_while(|s| s.reply.is_empty())
-                .find(|s| s.clause == "CMD-PLACE");
-            if let Some(place) = silent {
-                let spurious = match got_line {
-                    b"Black wins!" | b"White wins!" => {
-                        Some(("WIN-LINE", "a win where there is none"))
-                    }
-                    b"Wow, a tie!" => Some(("TIE", "a tie before the board is full")),
-                    b"Invalid coordinate" => Some(("PLACE-POINT", "a point refused")),
-                    b"Occupied coordinate" => Some(("PLACE-OCCUPIED", "a free point refused")),
-                    b"Invalid!" => Some(("CMD-EXACT", "a place refused")),
-                    _ => None,
-                };
-                if let Some((clause, situation)) = spurious {
-                    return blame(place, clause, situation);
-                }
-            }
-        }
-        if step.clause == "MIST-STAYS" {
-            let mut shown = Vec::new();
-            if let Some(p) = step.moved_anyway {
-                p.write_ascii(&mut shown);
-                shown.push(b',');
-            }
-            if shown.is_empty() || !got_line.starts_with(&shown) {
-                // Not the mist moved by the rejected stone: the formula.
-                let centre_end = expected[step.reply.clone()]
-                    .iter()
-                    .position(|&b| b == b',')
-                    .map_or(0, |at| step.reply.start + at + 1);
-                if common < centre_end {
-                    return blame(step, "MIST-MOVE", "view-moved");
-                }
-            }
-        }
-        if step.clause.starts_with("MIST-") {
-            // The centre is right, but not the symbols: an edge where an
-            // `x` is wrong, else the stones.
-            let centre_end = expected[step.reply.clone()]
-                .iter()
-                .position(|&b| b == b',')
-                .map_or(0, |at| step.reply.start + at + 1);
-            if common >= centre_end {
-                let cut = step
-                    .scenarios
-                    .iter()
-                    .copied()
-                    .find(|s| s.starts_with("hole-cut"));
-                let shown = &expected[common..step.reply.end];
-                let edge_wrong = shown
-                    .iter()
-                    .zip(&got[common..])
-                    .any(|(&e, &g)| e != g && (e == text::OFF_BOARD || g == text::OFF_BOARD));
-                return match cut {
-                    Some(cut) if edge_wrong => blame(step, "VIEW-EDGE", cut),
-                    _ => blame(step, "VIEW-FORMAT", "stones in the hole"),
-                };
-            }
-        }
-        return blame(step, step.clause, step.situation);
     }
     if got.len() > expected.len() {
         let extra = &got[expected.len()..];
-        let (clause, situation) = match trace.stop {
-            Stop::Ended if trace.session.contains(&"input-after-end") => {
-                ("END-STOP", "input-after-end")
-            }
-            Stop::Ended => ("END-BLOCK", "output after the end"),
-            Stop::Term => ("TERM-STOP", "output after term"),
-            Stop::EndOfInput if input.is_empty() => ("INPUT-EMPTY", "empty-input"),
+        let clause = match trace.stop {
+            Stop::Ended(_) if trace.session.contains(&Scenario::InputAfterEnd) => Clause::EndStop,
+            Stop::Ended(_) => Clause::EndBlock,
+            Stop::Term => Clause::TermStop,
+            Stop::EndOfInput if input.is_empty() => Clause::InputEmpty,
             Stop::EndOfInput if input.ends_with(b"\n") && extra.starts_with(text::INVALID) => {
-                ("LINE-FINAL-NL", "a reply to no line")
+                Clause::LineFinalNl
             }
-            Stop::EndOfInput => ("EOF-EXIT", "output at end of input"),
+            Stop::EndOfInput => Clause::EofExit,
         };
-        return Blame {
-            clause,
-            situation,
-            line: None,
-        };
+        return Blame { clause, line: None };
     }
     stop_blame(input, trace, end)
+}
+
+/// Blame for a reply that differs from the one of step `index`, from
+/// byte `common` of the output on.
+fn reply_blame(trace: &Trace, index: usize, got: &[u8], common: usize) -> Blame {
+    let expected = &trace.stdout;
+    let step = &trace.steps[index];
+    let on = |step: &Step, clause| Blame {
+        clause,
+        line: Some(step.number),
+    };
+    let got_line = got[common..]
+        .split(|&b| b == b'\n')
+        .next()
+        .unwrap_or_default();
+    // Output where a silent placement should print nothing belongs
+    // to that placement, not to the line whose reply it displaced.
+    let ends_game = expected[step.reply.clone()].ends_with(text::THANKS);
+    if ends_game && got_line == b"Wow, a tie!" && step.situation() != Some(Scenario::WinOnEdge) {
+        return on(step, Clause::TieWinFirst);
+    }
+    if common == step.reply.start && common < got.len() && !ends_game {
+        let silent = trace.steps[..index]
+            .iter()
+            .rev()
+            .take_while(|s| s.reply.is_empty())
+            .find(|s| s.clause == Clause::CmdPlace);
+        if let (Some(place), Some(clause)) = (silent, spurious(got_line)) {
+            return on(place, clause);
+        }
+    }
+    if step.clause == Clause::MistStays && !moved_anyway(step, got_line) {
+        // Not the mist moved by the rejected stone: the formula.
+        if common < centre_end(expected, step) {
+            return on(step, Clause::MistMove);
+        }
+    }
+    if MIST.contains(&step.clause) && common >= centre_end(expected, step) {
+        // The centre is right, but not the symbols: an edge where an
+        // `x` is wrong, else the stones.
+        let cut = step
+            .scenarios
+            .iter()
+            .any(|s| s.clause() == Clause::ViewEdge);
+        let edge_wrong = expected[common..step.reply.end]
+            .iter()
+            .zip(&got[common..])
+            .any(|(&e, &g)| e != g && (e == text::OFF_BOARD || g == text::OFF_BOARD));
+        return on(
+            step,
+            match cut && edge_wrong {
+                true => Clause::ViewEdge,
+                false => Clause::ViewFormat,
+            },
+        );
+    }
+    on(step, step.clause)
+}
+
+/// The clause a reply breaks where a silent placement is due.
+pub(crate) fn spurious(got_line: &[u8]) -> Option<Clause> {
+    Some(match got_line {
+        b"Black wins!" | b"White wins!" => Clause::WinLine,
+        b"Wow, a tie!" => Clause::Tie,
+        b"Invalid coordinate" => Clause::PlacePoint,
+        b"Occupied coordinate" => Clause::PlaceOccupied,
+        b"Invalid!" => Clause::CmdExact,
+        _ => return None,
+    })
+}
+
+/// Whether `got_line` shows the centre the rejected stone of `step`
+/// would have moved the mist to.
+fn moved_anyway(step: &Step, got_line: &[u8]) -> bool {
+    let Some(p) = step.moved_anyway else {
+        return false;
+    };
+    let mut shown = Vec::new();
+    p.write_ascii(&mut shown);
+    shown.push(b',');
+    got_line.starts_with(&shown)
+}
+
+/// Where the centre and its comma end in the output, in the reply of a
+/// `view` step.
+fn centre_end(expected: &[u8], step: &Step) -> usize {
+    expected[step.reply.clone()]
+        .iter()
+        .position(|&b| b == b',')
+        .map_or(0, |at| step.reply.start + at + 1)
 }
 
 /// Blame for a run whose stdout is right but whose end is not.
 fn stop_blame(input: &[u8], trace: &Trace, end: RunEnd) -> Blame {
     let hung = end == RunEnd::Hung;
-    let (clause, situation) = match trace.stop {
-        Stop::Ended if hung => ("END-BLOCK", "still running after the end"),
-        Stop::Ended => ("EXIT-CODES", "exit code after the end"),
-        Stop::Term if hung => ("CMD-TERM", "still running after term"),
-        Stop::Term => ("EXIT-CODES", "exit code of term"),
-        Stop::EndOfInput if input.is_empty() => ("INPUT-EMPTY", "empty-input"),
-        Stop::EndOfInput if hung => ("EOF-EXIT", "still running at end of input"),
-        Stop::EndOfInput => ("EOF-EXIT", "exit code at end of input"),
+    let clause = match trace.stop {
+        Stop::Ended(_) if hung => Clause::EndBlock,
+        Stop::Ended(_) => Clause::ExitCodes,
+        Stop::Term if hung => Clause::CmdTerm,
+        Stop::Term => Clause::ExitCodes,
+        Stop::EndOfInput if input.is_empty() => Clause::InputEmpty,
+        Stop::EndOfInput => Clause::EofExit,
     };
     Blame {
         clause,
-        situation,
         line: trace.steps.last().map(|s| s.number),
     }
 }
@@ -627,88 +654,85 @@ mod tests {
         }
     }
 
-    fn blamed(input: &[u8], got: &[u8], end: RunEnd) -> (&'static str, &'static str) {
-        let b = blame(input, &trace(input), got, end);
-        (b.clause, b.situation)
+    fn blamed(input: &[u8], got: &[u8], end: RunEnd) -> &'static str {
+        blame(input, &trace(input), got, end).clause.id()
     }
 
     #[test]
-    fn blame_names_the_clause_and_the_situation() {
+    fn blame_names_the_clause() {
         let five = b"place A1\nplace B1\nplace A2\nplace B2\nplace A3\nplace B3\nplace A4\nplace B4\nplace A5\nterm\n";
-        type Row<'a> = (&'a [u8], &'a [u8], RunEnd, (&'a str, &'a str));
+        type Row<'a> = (&'a [u8], &'a [u8], RunEnd, &'a str);
         let cases: &[Row] = &[
-            (
-                b"who\r\nterm\n",
-                b"B\n",
-                RunEnd::Right,
-                ("CMD-INVALID", "invalid-cr"),
-            ),
-            (
-                b"place A01\nterm\n",
-                b"",
-                RunEnd::Right,
-                ("PLACE-POINT", "coord-leading-zero"),
-            ),
+            (b"who\r\nterm\n", b"B\n", RunEnd::Right, "CMD-INVALID"),
+            (b"place A01\nterm\n", b"", RunEnd::Right, "PLACE-POINT"),
             (
                 b"place A1\nview\nterm\n",
                 b"A13,",
                 RunEnd::Right,
-                ("MIST-MOVE", "view-moved"),
+                "MIST-MOVE",
             ),
             (
                 b"place A1\nview\nterm\n",
                 b"M3,..x",
                 RunEnd::Right,
-                ("VIEW-EDGE", "hole-cut-bottom"),
+                "VIEW-EDGE",
             ),
-            (five, b"", RunEnd::Hung, ("WIN-LINE", "win-on-edge")),
-            (
-                b"who\n",
-                b"B\n",
-                RunEnd::Hung,
-                ("EOF-EXIT", "still running at end of input"),
-            ),
-            (
-                b"who\n",
-                b"B\nInvalid!\n",
-                RunEnd::Right,
-                ("LINE-FINAL-NL", "a reply to no line"),
-            ),
-            (
-                b"who",
-                b"",
-                RunEnd::Right,
-                ("LINE-NO-NL", "last-line-no-newline"),
-            ),
-            (b"", b"", RunEnd::WrongCode, ("INPUT-EMPTY", "empty-input")),
+            (five, b"", RunEnd::Hung, "WIN-LINE"),
+            (b"who\n", b"B\n", RunEnd::Hung, "EOF-EXIT"),
+            (b"who\n", b"B\nInvalid!\n", RunEnd::Right, "LINE-FINAL-NL"),
+            (b"who", b"", RunEnd::Right, "LINE-NO-NL"),
+            (b"", b"", RunEnd::WrongCode, "INPUT-EMPTY"),
             (
                 b"place A1\nwho\nterm\n",
                 b"Occupied coordinate\n",
                 RunEnd::Right,
-                ("PLACE-OCCUPIED", "a free point refused"),
+                "PLACE-OCCUPIED",
             ),
-            (
-                b"term\n",
-                b"",
-                RunEnd::WrongCode,
-                ("EXIT-CODES", "exit code of term"),
-            ),
+            (b"term\n", b"", RunEnd::WrongCode, "EXIT-CODES"),
             (
                 b"resign\nwho\n",
                 b"White wins!\n\nThank you for playing!\nB\n",
                 RunEnd::Right,
-                ("END-STOP", "input-after-end"),
+                "END-STOP",
             ),
             (
                 b"place A1\x00\nterm\n",
                 b"Invalid!\n",
                 RunEnd::Right,
-                ("WS-SET", "lookalike-byte"),
+                "WS-SET",
             ),
         ];
         for (input, got, end, want) in cases {
             assert_eq!(blamed(input, got, *end), *want, "{}", input.escape_ascii());
         }
+    }
+
+    #[test]
+    fn the_trace_records_the_situation_of_each_line() {
+        let cases: &[(&[u8], &[&str])] = &[
+            (b"who\r\nterm\n", &["invalid-cr", "term-start"]),
+            (b"place A01\nterm\n", &["coord-leading-zero", "term-start"]),
+            (
+                b"place A1\nplace A1\nview\nterm\n",
+                &[
+                    "place-ok",
+                    "occupied",
+                    "view-after-rejected",
+                    "term-mid-game",
+                ],
+            ),
+            (b"place A1\x00\n", &["lookalike-byte"]),
+        ];
+        for (input, want) in cases {
+            let t = trace(input);
+            let got: Vec<&str> = t
+                .steps
+                .iter()
+                .map(|s| s.situation().map_or("", Scenario::id))
+                .collect();
+            assert_eq!(got, *want, "{}", input.escape_ascii());
+        }
+        assert_eq!(trace(b"resign\nwho\n").session, [Scenario::InputAfterEnd]);
     }
 
     #[test]
@@ -722,12 +746,9 @@ mod tests {
             (b"who\0\nterm\n", &["BYTES-ANY"]),
         ];
         for (input, want) in cases {
-            assert_eq!(
-                decisions(input, &trace(input)),
-                *want,
-                "{}",
-                input.escape_ascii()
-            );
+            let found = decisions(input, &trace(input));
+            let ids: Vec<&str> = found.iter().map(|c| c.id()).collect();
+            assert_eq!(ids, *want, "{}", input.escape_ascii());
         }
     }
 }

@@ -85,6 +85,11 @@ impl<W: Write> Output<W> {
         Ok(())
     }
 
+    /// What the output is written to.
+    pub const fn sink(&self) -> &W {
+        &self.sink
+    }
+
     /// Writes everything queued and flushes `W`.
     pub fn flush(&mut self) -> io::Result<()> {
         self.write_buffer()?;

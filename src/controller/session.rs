@@ -6,6 +6,10 @@
 //! copied whole. The replies for `who`, `view` and `history` are made when
 //! a stone is placed, not when they are asked for. Every buffer is sized
 //! at start-up, so answering a command never allocates.
+//!
+//! An [`Observer`] may be told what each line was and what came of it
+//! (the conformance kit's trace is one); the plain session's is `()`,
+//! which the compiler removes.
 
 use std::io::{self, Write};
 
@@ -48,12 +52,47 @@ impl Stop {
     }
 }
 
+/// What a session did with one line, as its [`Observer`] is told.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// No command: `Invalid!`.
+    NotACommand,
+    /// `place` with no point: `Invalid coordinate`.
+    NotAPoint,
+    /// `who`.
+    Who,
+    /// `view`.
+    View,
+    /// `history`.
+    History,
+    /// A stone placed at the point, silently, or the game's end it made.
+    Placed(Point, Option<Ending>),
+    /// A `place` refused, and why.
+    Refused(PlaceError),
+    /// `resign`: the game's end.
+    Resigned(Ending),
+    /// `term`.
+    Term,
+}
+
+/// Told of every line a session answers, once its reply is queued.
+pub trait Observer {
+    /// Line answered thus (the opponent's moves are not lines).
+    fn answered(&mut self, answer: Answer);
+}
+
+/// No observer: nothing is told, and nothing costs.
+impl Observer for () {
+    #[inline(always)]
+    fn answered(&mut self, _: Answer) {}
+}
+
 /// The game and what it takes to answer it, one line at a time.
 ///
 /// [`run`](super::stream::run) feeds it a stream; other shells (the terminal front-end) feed it
 /// whole lines with [`Session::line`] and get exactly the replies the
 /// stream would have given.
-pub struct Session<W: Write> {
+pub struct Session<W: Write, O: Observer = ()> {
     game: Game,
     settings: Settings,
     out: Output<W>,
@@ -68,6 +107,7 @@ pub struct Session<W: Write> {
     /// The player the program moves for itself, if any: it moves as soon
     /// as it is its turn, and its stone is placed as `place` would place it.
     opponent: Option<Box<dyn Opponent>>,
+    observer: O,
 }
 
 impl<W: Write> Session<W> {
@@ -85,15 +125,32 @@ impl<W: Write> Session<W> {
             history,
             scratch: Vec::with_capacity(text::BOARD_PICTURE_LEN),
             opponent: None,
+            observer: (),
         };
         session.update_fixed();
         session
     }
 
+    /// The same session with `observer` told of every line it answers.
+    pub fn observed<O: Observer>(self, observer: O) -> Session<W, O> {
+        Session {
+            game: self.game,
+            settings: self.settings,
+            out: self.out,
+            fixed: self.fixed,
+            history: self.history,
+            scratch: self.scratch,
+            opponent: self.opponent,
+            observer,
+        }
+    }
+}
+
+impl<W: Write, O: Observer> Session<W, O> {
     /// The same session with `opponent` moving for itself as soon as it is
     /// its turn.
     #[must_use]
-    pub fn with_opponent(mut self, opponent: Option<Box<dyn Opponent>>) -> Session<W> {
+    pub fn with_opponent(mut self, opponent: Option<Box<dyn Opponent>>) -> Session<W, O> {
         self.opponent = opponent;
         self
     }
@@ -161,6 +218,16 @@ impl<W: Write> Session<W> {
         &self.game
     }
 
+    /// The observer.
+    pub fn observer(&mut self) -> &mut O {
+        &mut self.observer
+    }
+
+    /// The output, as far as [`Session::flush`] has written it.
+    pub const fn output(&self) -> &W {
+        self.out.sink()
+    }
+
     /// Writes every queued reply and flushes the output.
     ///
     /// # Errors
@@ -182,6 +249,13 @@ impl<W: Write> Session<W> {
         // Most lines take a fixed reply, picked by number, not by a branch.
         if let Some(reply) = self.fixed.get(line.kind as usize) {
             self.out.block(reply)?;
+            self.observer.answered(match line.kind {
+                Kind::NotACommand => Answer::NotACommand,
+                Kind::NotAPoint => Answer::NotAPoint,
+                Kind::Who => Answer::Who,
+                // The last of the `Kind::FIXED` kinds with a fixed reply.
+                _ => Answer::View,
+            });
             if self.settings.board && line.kind == Kind::View {
                 self.write_picture(Some(self.game.centre()))?;
             }
@@ -191,26 +265,42 @@ impl<W: Write> Session<W> {
     }
 
     fn answer_other(&mut self, line: Decoded) -> io::Result<Option<Stop>> {
-        match line.kind {
-            Kind::History => self.out.bytes(&self.history)?,
+        let (answer, stop) = match line.kind {
+            Kind::History => {
+                self.out.bytes(&self.history)?;
+                (Answer::History, None)
+            }
             Kind::Place => match self.game.place(line.point) {
-                Ok(None) => {
+                Ok(ending) => {
                     self.placed(line.point);
-                    return self.opponent_moves();
+                    let stop = match ending {
+                        Some(ending) => Some(self.end(ending)?),
+                        None => None,
+                    };
+                    (Answer::Placed(line.point, ending), stop)
                 }
-                Ok(Some(ending)) => {
-                    self.placed(line.point);
-                    return self.end(ending).map(Some);
+                Err(e) => {
+                    self.out.bytes(match e {
+                        PlaceError::Occupied(_) => text::OCCUPIED,
+                        PlaceError::Forbidden(..) => text::FORBIDDEN,
+                    })?;
+                    (Answer::Refused(e), None)
                 }
-                Err(PlaceError::Occupied(_)) => self.out.bytes(text::OCCUPIED)?,
-                Err(PlaceError::Forbidden(..)) => self.out.bytes(text::FORBIDDEN)?,
             },
-            Kind::Resign => return self.end(self.game.resign()).map(Some),
-            Kind::Term => return Ok(Some(Stop::Term)),
+            Kind::Resign => {
+                let ending = self.game.resign();
+                (Answer::Resigned(ending), Some(self.end(ending)?))
+            }
+            Kind::Term => (Answer::Term, Some(Stop::Term)),
             // Answered in `answer`.
-            Kind::NotACommand | Kind::NotAPoint | Kind::Who | Kind::View => {}
+            Kind::NotACommand | Kind::NotAPoint | Kind::Who | Kind::View => return Ok(None),
+        };
+        self.observer.answered(answer);
+        match (answer, stop) {
+            // The opponent answers a stone that did not end the game.
+            (Answer::Placed(_, None), _) => self.opponent_moves(),
+            _ => Ok(stop),
         }
-        Ok(None)
     }
 
     /// If it is the opponent's turn, it moves; with `--board` its move is

@@ -73,7 +73,7 @@ pub fn is_assignment_only(input: &[u8]) -> bool {
     let t = trace(input);
     match t.stop {
         Stop::Term => input.ends_with(b"term\n"),
-        Stop::Ended => true,
+        Stop::Ended(_) => true,
         Stop::EndOfInput => false,
     }
 }
@@ -294,6 +294,15 @@ impl Script {
         }
         bytes
     }
+}
+
+/// A game on a full board: a tie, or with `win_last` a win by the 361st
+/// stone (the two scenarios whose example cannot be shown on a line).
+#[cfg(test)]
+pub(crate) fn full_board_game(win_last: bool) -> Vec<u8> {
+    let mut script = Script::new();
+    script.full_board(&mut Rng::new(3), win_last);
+    script.finish(&mut Rng::new(1))
 }
 
 /// Which points are Black's in a full board with no line longer than
@@ -541,7 +550,7 @@ mod tests {
             // game's end.
             match t.stop {
                 Stop::Term => assert!(input.ends_with(b"term\n"), "case {index}"),
-                Stop::Ended => {}
+                Stop::Ended(_) => {}
                 Stop::EndOfInput => panic!("case {index} ends without term"),
             }
             assert!(is_assignment_only(&input), "case {index}");

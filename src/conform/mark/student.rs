@@ -5,18 +5,18 @@
 
 use std::path::Path;
 
-use super::super::clause::{self, Kind};
-use super::super::cover::{SCENARIOS, covered_by};
+use super::super::clause::Kind;
+use super::super::cover::{Scenario, covered_by};
 use super::super::model::{NotRead, Tests};
 use super::super::{ConformError, Invocation, case, reference, report};
 use super::submission::Submission;
 
 /// The scenarios the assignment's rules govern: the ones a student's tests
 /// are judged by (the decisions of this contract are not the student's).
-pub fn rule_scenarios() -> impl Iterator<Item = &'static super::super::cover::Scenario> {
-    SCENARIOS
-        .iter()
-        .filter(|s| clause::find(s.clause).is_none_or(|c| c.kind == Kind::Rule))
+pub fn rule_scenarios() -> impl Iterator<Item = Scenario> {
+    Scenario::ALL
+        .into_iter()
+        .filter(|s| s.clause().kind() == Kind::Rule)
 }
 
 /// The files a case may have beside its `.in`: one left out leaves the
@@ -47,7 +47,7 @@ pub fn tests(sub: &Submission) -> (Tests, Vec<NotRead>) {
                 source,
             })
     };
-    let mut covered: Vec<&'static str> = Vec::new();
+    let mut covered: Vec<Scenario> = Vec::new();
     let cases = sub
         .files()
         .filter(|p| p.starts_with(tests) && p.extension().is_some_and(|e| e == "in"));
@@ -91,7 +91,7 @@ pub fn tests(sub: &Submission) -> (Tests, Vec<NotRead>) {
     }
     covered.sort_unstable();
     covered.dedup();
-    found.covered.0 = rule_scenarios().filter(|s| covered.contains(&s.id)).count();
+    found.covered.0 = rule_scenarios().filter(|s| covered.contains(s)).count();
     found.missing = missing(&covered);
     (found, unread)
 }
@@ -127,9 +127,6 @@ fn not_read(e: ConformError, folder: &Path, case: &Path) -> NotRead {
     }
 }
 
-fn missing(covered: &[&str]) -> Vec<(&'static str, &'static str, String)> {
-    rule_scenarios()
-        .filter(|s| !covered.contains(&s.id))
-        .map(|s| (s.id, s.what, report::escape(s.example)))
-        .collect()
+fn missing(covered: &[Scenario]) -> Vec<Scenario> {
+    rule_scenarios().filter(|s| !covered.contains(s)).collect()
 }

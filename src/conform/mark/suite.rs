@@ -395,6 +395,7 @@ fn run_fuzz(
 
 #[cfg(test)]
 mod tests {
+    use super::super::super::clause::Clause;
     use super::super::super::model::{CaseResult, Tally};
     use super::*;
 
@@ -449,11 +450,11 @@ mod tests {
     fn check_cases_are_tallied_by_rules_and_decisions() {
         // `killed`: 0 ended by itself, 1 timed out, 2 killed at the
         // output cap.
-        let case = |name: &str, verdict, decisions: &[&'static str], killed| CaseResult {
+        let case = |name: &str, verdict, decisions: &[Clause], killed| CaseResult {
             path: name.to_owned(),
             verdict,
             reason: String::new(),
-            clause: (verdict == Verdict::Fail).then_some("WIN-LINE"),
+            clause: (verdict == Verdict::Fail).then_some(Clause::WinLine),
             kind: None,
             detail: String::new(),
             decisions: decisions.to_vec(),
@@ -465,8 +466,8 @@ mod tests {
         let mut checked = Checked::default();
         checked.push(case("a.in", Verdict::Pass, &[], 0));
         checked.push(case("b.in", Verdict::Fail, &[], 0));
-        checked.push(case("c.in", Verdict::Fail, &["EOF-EXIT"], 1));
-        checked.push(case("d.in", Verdict::Pass, &["EOF-EXIT"], 0));
+        checked.push(case("c.in", Verdict::Fail, &[Clause::EofExit], 1));
+        checked.push(case("d.in", Verdict::Pass, &[Clause::EofExit], 0));
         checked.push(case("e.in", Verdict::Skip, &[], 0));
         checked.push(case("f.in", Verdict::Fail, &[], 2));
         let found = tally(&checked, &|path| format!("suite/{}", path.display()));
@@ -480,7 +481,7 @@ mod tests {
         // again for memory.
         let ended: Vec<&str> = found.ended.iter().filter_map(|p| p.to_str()).collect();
         assert_eq!(ended, ["a.in", "b.in", "d.in"]);
-        assert_eq!(found.failures[0].clause, Some("WIN-LINE"));
+        assert_eq!(found.failures[0].clause, Some(Clause::WinLine));
         assert_eq!(found.failures[0].case, "suite/b.in");
         assert!(found.failures[1].depends_on_decisions);
     }

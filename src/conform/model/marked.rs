@@ -14,7 +14,7 @@ use std::time::Duration;
 use serde::Serialize;
 use serde::ser::{SerializeStruct, Serializer};
 
-use super::FuzzFinding;
+use super::{Clause, FuzzFinding, Scenario};
 
 /// What every report of `mark` says first.
 pub const NOT_OFFICIAL: &str =
@@ -239,7 +239,7 @@ pub struct Failure {
     /// A word on how it failed: `stdout`, `timed out`, `crashed`, ...
     pub reason: String,
     /// The clause of the contract it breaks, if one was found.
-    pub clause: Option<&'static str>,
+    pub clause: Option<Clause>,
     /// Whether it depends on a decision of this contract.
     pub depends_on_decisions: bool,
     /// Where it differs.
@@ -367,9 +367,8 @@ pub struct Tests {
     pub no_out: Vec<String>,
     /// The assignment's scenarios their right cases cover, of how many.
     pub covered: (usize, usize),
-    /// The assignment's scenarios no right case covers: id, what, an
-    /// example input.
-    pub missing: Vec<(&'static str, &'static str, String)>,
+    /// The assignment's scenarios no right case covers.
+    pub missing: Vec<Scenario>,
 }
 
 /// One part's mark.
@@ -555,7 +554,6 @@ impl Serialize for Tests {
             .iter()
             .map(|(case, detail)| WrongShown { case, detail })
             .collect();
-        let missing: Vec<&str> = self.missing.iter().map(|m| m.0).collect();
         let mut r = s.serialize_struct("Tests", 7)?;
         r.serialize_field("folder", &self.folder.as_deref().map(shown))?;
         r.serialize_field("cases", &self.cases)?;
@@ -563,7 +561,7 @@ impl Serialize for Tests {
         r.serialize_field("without_out", &self.no_out)?;
         r.serialize_field("covered", &self.covered.0)?;
         r.serialize_field("scenarios", &self.covered.1)?;
-        r.serialize_field("not_covered", &missing)?;
+        r.serialize_field("not_covered", &self.missing)?;
         r.end()
     }
 }

@@ -17,7 +17,8 @@ use serde::Serialize;
 
 pub use marked::*;
 
-use super::clause::Kind;
+use super::clause::{Clause, Kind};
+use super::cover::Scenario;
 
 /// How one case of `check` came out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -42,13 +43,13 @@ pub struct CaseResult {
     /// out`, ...); for a skip, why; empty for a pass.
     pub reason: String,
     /// The clause of the contract a failure breaks, if one was found.
-    pub clause: Option<&'static str>,
+    pub clause: Option<Clause>,
     /// Whether that clause is a rule or a decision.
     pub kind: Option<Kind>,
     /// Where a failure differs, lines indented by two; else empty.
     pub detail: String,
     /// The decisions of the contract its expected output depends on.
-    pub decisions: Vec<&'static str>,
+    pub decisions: Vec<Clause>,
     /// How long it took.
     #[serde(serialize_with = "millis")]
     pub seconds: f64,
@@ -103,10 +104,10 @@ impl Checked {
 /// One scenario of the assignment, and the first case that covers it.
 #[derive(Clone, Debug, Serialize)]
 pub struct ScenarioCovered {
-    /// The scenario's id.
-    pub id: &'static str,
+    /// The scenario, as its id.
+    pub id: Scenario,
     /// The clause it exercises.
-    pub clause: &'static str,
+    pub clause: Clause,
     /// Whether that clause is a rule or a decision.
     pub kind: Kind,
     /// What happens, in a few words.
@@ -175,7 +176,7 @@ pub struct Shrunk {
 #[derive(Clone, Debug, Serialize)]
 pub struct FuzzFinding {
     /// The clause broken.
-    pub clause: &'static str,
+    pub clause: Clause,
     /// Rule or decision.
     pub kind: Kind,
     /// The clause's title.

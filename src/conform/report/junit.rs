@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 
 use super::page;
 use super::xml;
+use crate::conform::clause;
 use crate::conform::model::{Checked, Fuzzed, Marked, NOT_OFFICIAL, Restriction, Verdict};
 
 /// A whole document: `<testsuites>` and what it holds.
@@ -232,7 +233,7 @@ fn write_case(out: &mut String, shape: Shape, case: &Case) {
 /// `check`'s report: a case a `.in` file.
 pub fn check(checked: &Checked) -> String {
     let cases = checked.cases.iter().map(|c| {
-        let decisions = c.decisions.join(", ");
+        let decisions = clause::ids(&c.decisions);
         let outcome = match c.verdict {
             Verdict::Pass => Outcome::Pass,
             Verdict::Fail => Outcome::Failure {
@@ -244,7 +245,7 @@ pub fn check(checked: &Checked) -> String {
                 } else {
                     c.reason.clone()
                 },
-                kind: Some(c.clause.unwrap_or(&c.reason).to_owned()),
+                kind: Some(c.clause.map_or(c.reason.as_str(), |k| k.id()).to_owned()),
                 body: c.detail.clone(),
             },
             Verdict::Skip => Outcome::Skipped {
@@ -299,7 +300,7 @@ pub fn fuzz(f: &Fuzzed) -> String {
             format!("[{}: {}] {}", g.clause, g.kind.word(), g.cause),
             Outcome::Failure {
                 message: g.cause.clone(),
-                kind: Some(g.clause.to_owned()),
+                kind: Some(g.clause.id().to_owned()),
                 body: format!(
                     "{} ({}, {}); {} failing cases, first case {}\ninput:\n{}{}written as {}\n",
                     g.clause,

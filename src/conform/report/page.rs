@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use crate::conform::clause::Clause;
 use crate::conform::model::{Failure, Marked, MemoryVerdict, NOT_OFFICIAL, Restriction};
 
 /// Clauses whose failures are shown, each by its first case; the rest
@@ -200,7 +201,7 @@ fn write_correctness(out: &mut String, m: &Marked) {
 /// The failures that cost marks first, one a clause with its count and
 /// its first case, most cases first; then the unscored ones in a line.
 fn write_failures(out: &mut String, failures: &[Failure]) {
-    let mut groups: Vec<(Option<&str>, usize, &Failure)> = Vec::new();
+    let mut groups: Vec<(Option<Clause>, usize, &Failure)> = Vec::new();
     for f in failures.iter().filter(|f| !f.depends_on_decisions) {
         match groups.iter_mut().find(|g| g.0 == f.clause) {
             Some(g) => g.1 += 1,
@@ -335,8 +336,9 @@ fn write_tests(out: &mut String, m: &Marked) {
             "; not covered:"
         }
     );
-    for (id, what, example) in t.missing.iter().take(MISSING_SHOWN) {
-        let _ = writeln!(out, "    {id}: {what} (e.g. {example})");
+    for s in t.missing.iter().take(MISSING_SHOWN) {
+        let (what, example) = (s.what(), super::escape(s.example()));
+        let _ = writeln!(out, "    {s}: {what} (e.g. {example})");
     }
     if t.missing.len() > MISSING_SHOWN {
         let _ = writeln!(

@@ -7,13 +7,14 @@ use std::io::{self, Write};
 use std::time::Duration;
 
 use super::{SHOWN_LINES, escape_lines};
+use crate::conform::clause::{self, Clause};
 use crate::conform::model::{CaseResult, Checked, Covered, FuzzFinding, Fuzzed, Verdict};
 
 /// The note on a case whose expected output depends on `decisions`.
-fn depends(decisions: &[&str]) -> String {
+fn depends(decisions: &[Clause]) -> String {
     format!(
         "(depends on this contract's decisions: {})",
-        decisions.join(", ")
+        clause::ids(decisions)
     )
 }
 
