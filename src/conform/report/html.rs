@@ -16,6 +16,7 @@ use std::fmt::Write as _;
 use super::page;
 // XML's five escapes are HTML's too: one escaper for both.
 use super::xml as escape;
+use crate::conform::clause::Clause;
 use crate::conform::model::{Marked, NOT_OFFICIAL};
 
 /// The longest text shown of any one piece of a page (a compiler's
@@ -284,7 +285,7 @@ fn write_clauses(body: &mut String, all: &[Marked]) {
         let mut seen: Vec<(&str, bool)> = Vec::new();
         for f in &c.failures {
             let key = (
-                f.clause.unwrap_or("(no clause found)"),
+                f.clause.map_or("(no clause found)", Clause::id),
                 f.depends_on_decisions,
             );
             if !seen.contains(&key) {
@@ -421,7 +422,7 @@ mod tests {
                 failures: vec![Failure {
                     case: "a.in".to_owned(),
                     reason: "stdout".to_owned(),
-                    clause: Some("CMD-WHO"),
+                    clause: Some(Clause::CmdWho),
                     depends_on_decisions: false,
                     detail:
                         "    expected | B⏎\n    got      | </pre><img src=x onerror=alert(3)>⏎\n"
