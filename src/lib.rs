@@ -31,7 +31,7 @@
 //!   commands ([`conform::check`], [`conform::fuzz`], [`conform::cover`],
 //!   [`conform::mark`]) each fill one record of [`conform::model`] (what
 //!   they found, as types), which the renderers of [`conform::report`]
-//!   turn into text, JSON, JUnit, Gradescope's JSON and CSV; `mark` reads
+//!   turn into text, JSON, JUnit, Gradescope's JSON, CSV and HTML pages; `mark` reads
 //!   `check` and `fuzz` through those records. Below the commands, the
 //!   diagnosis ([`conform::trace`], which observes the controller's own
 //!   session, the contract's [`conform::clause`]s and `cover`'s

@@ -302,7 +302,26 @@ pub fn diagnose(input: &[u8], trace: &Trace, ran: &Ran, prober: &Prober) -> Opti
         Some(false) => return Some(end_finding(input, trace, ran)),
         Some(true) => {}
     }
-    // The smallest n whose prefix disagrees: in lo..=hi.
+    let (lo, hi) = bisect(&lines, m, prober, &mut known);
+    let (v, ran_n, trace_n) = known.get(&hi)?;
+    if lo < hi {
+        // Out of time: hi is only the shortest prefix known to disagree.
+        return Some(guess(&lines, lo, hi, *v, ran_n, trace_n));
+    }
+    let plain_fails = plain_fails(&lines, hi, *v, prober);
+    Some(line_finding(&lines, hi, *v, ran_n, trace_n, plain_fails))
+}
+
+/// The smallest n whose prefix of `lines` disagrees, known to be in
+/// `lo..=hi` from `0..=m` (prefix `m` disagrees): each round probes
+/// `prober.jobs` prefixes spread evenly over the range left, until it is
+/// one prefix (`lo == hi`) or the time is out (`lo < hi`).
+fn bisect(
+    lines: &[&[u8]],
+    m: usize,
+    prober: &Prober,
+    known: &mut BTreeMap<usize, (Verdict, Ran, Trace)>,
+) -> (usize, usize) {
     let (mut lo, mut hi) = (0, m);
     loop {
         hi = known
@@ -325,17 +344,11 @@ pub fn diagnose(input: &[u8], trace: &Trace, ran: &Ran, prober: &Prober) -> Opti
             .map(|i| lo + i * width / count)
             .filter(|n| !known.contains_key(n))
             .collect();
-        if points.is_empty() || probe(&lines, &points, prober, &mut known) < points.len() {
+        if points.is_empty() || probe(lines, &points, prober, known) < points.len() {
             break;
         }
     }
-    let (v, ran_n, trace_n) = known.get(&hi)?;
-    if lo < hi {
-        // Out of time: hi is only the shortest prefix known to disagree.
-        return Some(guess(&lines, lo, hi, *v, ran_n, trace_n));
-    }
-    let plain_fails = plain_fails(&lines, hi, *v, prober);
-    Some(line_finding(&lines, hi, *v, ran_n, trace_n, plain_fails))
+    (lo, hi)
 }
 
 /// For a line blamed for a wrong reply that holds bytes the assignment
