@@ -49,7 +49,7 @@ table{border-collapse:collapse;width:100%}th,td{border:1px solid #bbb;padding:.2
 text-align:left;vertical-align:top}th{background:#eee}td.n{text-align:right}\
 .lost{font-weight:bold}.exp{background:#e6f4e6}.got{background:#fbe3e3;font-weight:bold}\
 .note{color:#444;font-style:italic}svg{width:100%;max-width:34rem;height:auto}\
-th button{all:unset;cursor:pointer}\
+th button{all:unset;cursor:pointer}.wide{overflow-x:auto}\
 @media print{@page{size:A4;margin:15mm}body{max-width:none}pre{font-size:8pt}}";
 
 /// A whole page around `body`.
@@ -361,7 +361,9 @@ fn link(name: &str) -> String {
 }
 
 fn write_table(body: &mut String, all: &[Marked]) {
-    body.push_str("<h2>Every submission</h2>\n<table id=\"class\">\n<thead><tr>");
+    body.push_str(
+        "<h2>Every submission</h2>\n<div class=\"wide\">\n<table id=\"class\">\n<thead><tr>",
+    );
     let ids: Vec<&str> = all
         .first()
         .map(|m| m.marks.parts.iter().map(|p| p.id).collect())
@@ -400,7 +402,7 @@ fn write_table(body: &mut String, all: &[Marked]) {
             m.took.as_secs_f64()
         );
     }
-    body.push_str("</tbody>\n</table>\n");
+    body.push_str("</tbody>\n</table>\n</div>\n");
 }
 
 #[cfg(test)]
