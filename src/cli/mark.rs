@@ -149,8 +149,9 @@ memory part then scores nothing",
         .preset(Preset::Value("text")),
         Opt::value("--out", "DIR", |o, v| v.path().map(|p| o.out_dir = Some(p))).doc(
             "also write every report: DIR/NAME/report.txt,
-report.json, results.json, junit.xml and the failing
-cases fuzzing found; DIR/class.csv and DIR/summary.txt",
+report.html, report.json, results.json, junit.xml and
+the failing cases fuzzing found; DIR/index.html (the
+class page), DIR/class.csv and DIR/summary.txt",
         ),
         Opt::value("--jobs", "N", |o, v| v.jobs().map(|n| o.jobs = n))
             .doc("runs at once, over all submissions, at most 256")
