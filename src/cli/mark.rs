@@ -11,6 +11,7 @@ use crate::conform::mark::memory::{Checker, MemoryOptions};
 use crate::conform::mark::score::{self, Weights};
 use crate::conform::mark::suite::{Suite, SuiteOptions};
 use crate::conform::mark::{MarkFormat, MarkOptions};
+use crate::conform::report::gradescope::{self, Visibility};
 use crate::conform::sandbox::Contain;
 
 /// An option of `mark`.
@@ -41,6 +42,7 @@ fn start(read_args: ReadArgs) -> MarkOptions {
         weights: Weights::default(),
         format: MarkFormat::Text,
         out_dir: None,
+        gradescope: gradescope::Options::default(),
         jobs,
         // A class's programs are untrusted: never run unprotected by
         // accident.
@@ -147,6 +149,14 @@ memory part then scores nothing",
         })
         .doc("text, json, gradescope (results.json, one\nsubmission), junit or csv")
         .preset(Preset::Value("text")),
+        Opt::value("--visibility", "WHO", |o, v| {
+            v.choice(&Visibility::ALL)
+                .map(|w| o.gradescope.visibility = w)
+        })
+        .doc("who sees Gradescope's results.json and its tests:\nvisible, hidden, after_due_date or after_published")
+        .preset(Preset::Value("visible")),
+        Opt::flag("--per-case", |o| o.gradescope.per_case = true)
+            .doc("in results.json, a test (worth no points) for each\ncase the assignment's rules decide"),
         Opt::value("--out", "DIR", |o, v| v.path().map(|p| o.out_dir = Some(p))).doc(
             "also write every report: DIR/NAME/report.txt,
 report.html, report.json, results.json, junit.xml and

@@ -479,6 +479,7 @@ fn the_progress_line_counts_the_submissions_and_names_the_one_being_marked() {
         weights: Weights::default(),
         format: MarkFormat::Csv,
         out_dir: None,
+        gradescope: Default::default(),
         jobs: 1,
         contain: Default::default(),
     };

@@ -86,6 +86,8 @@ pub struct MarkOptions {
     pub format: MarkFormat,
     /// Where every report of every submission is also written.
     pub out_dir: Option<PathBuf>,
+    /// How Gradescope shows the results (`results.json`).
+    pub gradescope: gradescope::Options,
     /// How many runs at once, over all submissions.
     pub jobs: usize,
     /// What each run of a submission's program may use: the shell makes
@@ -192,7 +194,7 @@ fn write_class(
         MarkFormat::Json => write!(out, "{}", json::pretty(&MarkedClass::of(all)))?,
         MarkFormat::Gradescope => {
             for m in all {
-                write!(out, "{}", gradescope::results(m))?;
+                write!(out, "{}", gradescope::results(m, &opts.gradescope))?;
             }
         }
         MarkFormat::Junit => write!(out, "{}", junit::mark(all))?,
@@ -367,7 +369,10 @@ fn write_files(opts: &MarkOptions, m: &Marked) -> Result<(), ConformError> {
     write_file(&dir.join("report.txt"), &page::page(m))?;
     write_file(&dir.join("report.html"), &html::student(m))?;
     write_file(&dir.join("report.json"), &json::pretty(m))?;
-    write_file(&dir.join("results.json"), &gradescope::results(m))?;
+    write_file(
+        &dir.join("results.json"),
+        &gradescope::results(m, &opts.gradescope),
+    )?;
     write_file(
         &dir.join("junit.xml"),
         &junit::mark(std::slice::from_ref(m)),

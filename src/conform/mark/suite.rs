@@ -316,7 +316,12 @@ fn tally(checked: &Checked, name: &dyn Fn(&Path) -> String) -> Correctness {
                 found.skipped += 1;
                 continue;
             }
-            Verdict::Pass => tally.add(true),
+            Verdict::Pass => {
+                tally.add(true);
+                if !decided {
+                    found.passed_by_rules.push(name(&case.file));
+                }
+            }
             Verdict::Fail => {
                 tally.add(false);
                 found.failures.push(Failure {

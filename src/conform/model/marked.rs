@@ -221,6 +221,10 @@ pub struct Correctness {
     pub contained: Vec<String>,
     /// The failures, in path order.
     pub failures: Vec<Failure>,
+    /// The cases passed that the assignment's rules decide, as shown, in
+    /// path order (for Gradescope's test a case).
+    #[serde(skip)]
+    pub passed_by_rules: Vec<String>,
     /// The fuzzing, if it ran.
     pub fuzz: Option<FuzzRun>,
     /// The cases that did not end in time (the memory check skips them).

@@ -8,14 +8,50 @@
 use serde::Serialize;
 
 use super::{json, page};
-use crate::conform::model::{Marked, Restriction};
+use crate::conform::model::{Marked, MemoryVerdict, Restriction};
+
+/// Who sees the results and each test, as Gradescope names it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Visibility {
+    /// At once.
+    #[default]
+    Visible,
+    /// Never (the course's staff only).
+    Hidden,
+    /// Once the due date has passed.
+    AfterDueDate,
+    /// Once the marks are published.
+    AfterPublished,
+}
+
+impl Visibility {
+    /// Each, with its name on the command line (Gradescope's own).
+    pub const ALL: [(&'static str, Visibility); 4] = [
+        ("visible", Visibility::Visible),
+        ("hidden", Visibility::Hidden),
+        ("after_due_date", Visibility::AfterDueDate),
+        ("after_published", Visibility::AfterPublished),
+    ];
+}
+
+/// What the course sets of how Gradescope shows the results.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Who sees the results and the tests.
+    pub visibility: Visibility,
+    /// A test (worth no points: they are the correctness part's) for
+    /// each case of the suite the assignment's rules decide.
+    pub per_case: bool,
+}
 
 /// The whole file.
 #[derive(Serialize)]
 struct Results {
     score: f64,
     output: String,
-    visibility: &'static str,
+    output_format: &'static str,
+    visibility: Visibility,
     stdout_visibility: &'static str,
     tests: Vec<Test>,
     execution_time: u64,
@@ -31,32 +67,49 @@ struct Test {
     #[serde(skip_serializing_if = "Option::is_none")]
     status: Option<&'static str>,
     output: String,
-    visibility: &'static str,
+    output_format: &'static str,
+    visibility: Visibility,
 }
 
-/// A test worth no points that passes or fails.
-fn check(name: String, passed: bool, output: String) -> Test {
+/// `text` as a Markdown code block, its fence longer than any run of
+/// backticks in it: Gradescope shows it as it is, never as markup.
+fn fenced(text: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest.max(2) + 1);
+    format!("{fence}text\n{}\n{fence}", text.trim_end_matches('\n'))
+}
+
+/// A test worth no points that passes or fails (or neither, `None`).
+fn check(name: String, passed: Option<bool>, output: &str, v: Visibility) -> Test {
     Test {
         name,
         score: 0.0,
         max_score: 0.0,
-        status: Some(if passed { "passed" } else { "failed" }),
-        output,
-        visibility: "visible",
+        status: passed.map(|p| if p { "passed" } else { "failed" }),
+        output: fenced(output),
+        output_format: "md",
+        visibility: v,
     }
 }
 
 /// `results.json` for `m`.
-pub fn results(m: &Marked) -> String {
+pub fn results(m: &Marked, opts: &Options) -> String {
+    let v = opts.visibility;
     let build = format!("{}\n{}", m.build.command, m.build.messages);
     let mut tests = vec![check(
         "compiles".to_owned(),
-        m.build.compiled,
-        if m.build.compiled {
+        Some(m.build.compiled),
+        &if m.build.compiled {
             build
         } else {
             format!("{build}\nWithout a program that compiles there is no mark.")
         },
+        v,
     )];
     for rule in Restriction::ALL {
         let broken: Vec<&str> = m.broken_of(rule).collect();
@@ -66,7 +119,7 @@ pub fn results(m: &Marked) -> String {
             format!("BROKEN, the mark is zero:\n{}", broken.join("\n"))
         };
         let name = format!("restriction: {}", rule.title());
-        tests.push(check(name, broken.is_empty(), output));
+        tests.push(check(name, Some(broken.is_empty()), &output, v));
     }
     for part in &m.marks.parts {
         tests.push(Test {
@@ -74,16 +127,60 @@ pub fn results(m: &Marked) -> String {
             score: m.marks.counted(part),
             max_score: part.max,
             status: None,
-            output: part.basis.clone(),
-            visibility: "visible",
+            output: fenced(&part.basis),
+            output_format: "md",
+            visibility: v,
         });
+    }
+    // Memory not counted is still a test of its own, its verdict its
+    // status ("not checked" neither passes nor fails).
+    if m.marks.score_of("memory").is_none() {
+        let verdict = m.memory.as_ref().map(|mem| mem.verdict());
+        let passed = match verdict {
+            Some(MemoryVerdict::Ok) => Some(true),
+            Some(MemoryVerdict::Errors | MemoryVerdict::OverLimit) => Some(false),
+            Some(MemoryVerdict::NotChecked) | None => None,
+        };
+        let text = page::sections(m)
+            .into_iter()
+            .find(|(heading, _)| *heading == "Memory")
+            .map(|(_, text)| text)
+            .unwrap_or_default();
+        tests.push(check("memory (not counted)".to_owned(), passed, &text, v));
+    }
+    if opts.per_case {
+        per_case(m, v, &mut tests);
     }
     json::pretty(&Results {
         score: m.marks.total,
-        output: page::page(m),
-        visibility: "visible",
+        output: fenced(&page::page(m)),
+        output_format: "md",
+        visibility: v,
         stdout_visibility: "hidden",
         tests,
         execution_time: m.took.as_secs(),
     })
+}
+
+/// A test for each case the assignment's rules decide: passed, or
+/// failed with its clause and where it differs.
+fn per_case(m: &Marked, v: Visibility, tests: &mut Vec<Test>) {
+    let Some(c) = &m.correctness else { return };
+    let passed = c
+        .passed_by_rules
+        .iter()
+        .map(|case| check(format!("case: {case}"), Some(true), "passed", v));
+    let failed = c
+        .failures
+        .iter()
+        .filter(|f| !f.depends_on_decisions)
+        .map(|f| {
+            let clause = f.clause.map_or(String::new(), |c| format!(" [{}]", c.id()));
+            let output = format!("{}{clause}\n{}", f.reason, f.detail);
+            check(format!("case: {}", f.case), Some(false), &output, v)
+        });
+    // In the suite's order, passed or not.
+    let mut cases: Vec<Test> = passed.chain(failed).collect();
+    cases.sort_by(|a, b| a.name.cmp(&b.name));
+    tests.extend(cases);
 }

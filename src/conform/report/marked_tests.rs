@@ -4,8 +4,9 @@
 use serde_json::Value;
 
 use super::{csv, gradescope, junit};
+use crate::conform::clause::Clause;
 use crate::conform::mark::score::{Weights, marks};
-use crate::conform::model::{Build, Marked, Restriction, Tests, Violation};
+use crate::conform::model::{Build, Correctness, Failure, Marked, Restriction, Tests, Violation};
 
 /// A submission that compiled, calls `malloc`, and has no tests.
 fn with_malloc() -> Marked {
@@ -43,8 +44,9 @@ fn a_csv_row_names_each_restriction_and_quotes_what_must_be() {
 
 #[test]
 fn gradescope_results_have_a_test_a_check_each_with_its_fields() {
-    let results: Value =
-        serde_json::from_str(&gradescope::results(&with_malloc())).expect("results.json is JSON");
+    let opts = gradescope::Options::default();
+    let results: Value = serde_json::from_str(&gradescope::results(&with_malloc(), &opts))
+        .expect("results.json is JSON");
     assert_eq!(results["score"], 0.0);
     let tests = results["tests"].as_array().expect("tests");
     let names: Vec<&str> = tests.iter().filter_map(|t| t["name"].as_str()).collect();
@@ -58,7 +60,8 @@ fn gradescope_results_have_a_test_a_check_each_with_its_fields() {
             "restriction: no use of files",
             "restriction: no mapped memory",
             "correctness",
-            "tests"
+            "tests",
+            "memory (not counted)"
         ]
     );
     for test in tests {
@@ -67,6 +70,17 @@ fn gradescope_results_have_a_test_a_check_each_with_its_fields() {
         }
     }
     assert_eq!(tests[3]["status"], "failed");
+    // Memory not checked neither passes nor fails.
+    assert!(tests[8]["status"].is_null(), "{}", tests[8]);
+    // Shown as Markdown, each text in a code block: a diff's `<...>`
+    // stays as it is.
+    assert_eq!(results["output_format"], "md");
+    assert!(tests.iter().all(|t| t["output_format"] == "md"));
+    assert!(
+        results["output"]
+            .as_str()
+            .is_some_and(|o| o.starts_with("```text\n"))
+    );
     assert!(
         results["output"]
             .as_str()
@@ -85,4 +99,66 @@ fn junit_is_xml_with_a_failure_for_the_broken_restriction() {
         xml.contains("<failure message=\"calls malloc\">calls malloc</failure>"),
         "{xml}"
     );
+}
+
+#[test]
+fn gradescope_visibility_and_a_test_a_case_are_the_courses_to_set() {
+    let mut m = with_malloc();
+    m.correctness = Some(Correctness {
+        passed_by_rules: vec!["suite/b.in".into()],
+        failures: vec![
+            Failure {
+                case: "suite/a.in".into(),
+                reason: "stdout".into(),
+                clause: Some(Clause::CmdWho),
+                depends_on_decisions: false,
+                detail: "    expected | B⏎\n    got      | <W>``` ⏎\n".into(),
+            },
+            Failure {
+                case: "suite/c.in".into(),
+                depends_on_decisions: true,
+                ..Failure::default()
+            },
+        ],
+        ..Correctness::default()
+    });
+    let opts = gradescope::Options {
+        visibility: gradescope::Visibility::AfterDueDate,
+        per_case: true,
+    };
+    let results: Value =
+        serde_json::from_str(&gradescope::results(&m, &opts)).expect("results.json is JSON");
+    assert_eq!(results["visibility"], "after_due_date");
+    let tests = results["tests"].as_array().expect("tests");
+    assert!(tests.iter().all(|t| t["visibility"] == "after_due_date"));
+    // A case the rules decide is a test of its own, in the suite's
+    // order; one that depends on a decision is not.
+    let cases: Vec<(&str, &str)> = tests
+        .iter()
+        .filter(|t| t["name"].as_str().is_some_and(|n| n.starts_with("case: ")))
+        .map(|t| {
+            (
+                t["name"].as_str().unwrap_or(""),
+                t["status"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        cases,
+        [
+            ("case: suite/a.in", "failed"),
+            ("case: suite/b.in", "passed")
+        ]
+    );
+    // The fence outlasts the backticks of the program's output.
+    let failed = tests
+        .iter()
+        .find(|t| t["name"] == "case: suite/a.in")
+        .and_then(|t| t["output"].as_str())
+        .unwrap_or("");
+    assert!(
+        failed.starts_with("````text\nstdout [CMD-WHO]\n"),
+        "{failed}"
+    );
+    assert!(failed.ends_with("\n````"), "{failed}");
 }
