@@ -31,12 +31,13 @@
 //!   commands ([`conform::check`], [`conform::fuzz`], [`conform::cover`],
 //!   [`conform::mark`]) each fill one record of [`conform::model`] (what
 //!   they found, as types), which the renderers of [`conform::report`]
-//!   turn into text, JSON, JUnit, Gradescope's JSON, CSV and HTML pages; `mark` reads
-//!   `check` and `fuzz` through those records. Below the commands, the
+//!   turn into text, JSON, JUnit, Gradescope's JSON, CSV and HTML
+//!   pages; `mark` reads `check` and `fuzz` through those records. Below the commands, the
 //!   diagnosis ([`conform::trace`], which observes the controller's own
-//!   session, the contract's [`conform::clause`]s and `cover`'s
-//!   scenarios as enums, [`conform::diagnose`], [`conform::shrink`],
-//!   [`conform::generate`]) and the running of programs
+//!   session, the contract's [`conform::clause`]s and the
+//!   assignment's [`conform::scenario`]s as enums,
+//!   [`conform::diagnose`], [`conform::shrink`], [`conform::generate`])
+//!   and the running of programs
 //!   ([`conform::run`], through this binary as its [`conform::launch`]er,
 //!   in bwrap's box where it works, as one [`conform::sandbox::Kit`]
 //!   made by the shell and passed down, never global; [`conform::reap`]

@@ -22,8 +22,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::clause::Clause;
-use super::cover::Scenario;
 use super::run::{End, Ran};
+use super::scenario::Scenario;
 use super::trace::{self, RunEnd, Step, Stop, Trace};
 use super::{Expected, report};
 use crate::controller::text;

@@ -28,12 +28,12 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::clause::{Clause, Kind};
-use super::cover::Scenario;
 use super::diagnose::{self, Class, Finding, Group, Prober, TermCheck};
 use super::model::{self, Flaky, FuzzFinding, Fuzzed};
 use super::report::{self, text};
 use super::run::{self, Budget, End, Ran};
 use super::sandbox::Kit;
+use super::scenario::Scenario;
 use super::trace;
 use super::{ConformError, Expected, Format, Outcome, case, generate};
 use crate::rng::Rng;

@@ -34,6 +34,7 @@ pub mod reap;
 pub mod report;
 pub mod run;
 pub mod sandbox;
+pub mod scenario;
 pub mod shrink;
 pub mod split;
 pub mod trace;

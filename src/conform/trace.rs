@@ -10,7 +10,7 @@
 use std::ops::Range;
 
 use super::clause::{Clause, Kind};
-use super::cover::Scenario;
+use super::scenario::Scenario;
 use crate::controller::session::{Answer, Observer, Session, Settings};
 use crate::controller::text;
 use crate::rules::board::DIRECTIONS;

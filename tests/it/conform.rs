@@ -1078,7 +1078,7 @@ fn cover(paths: Vec<PathBuf>, format: Format) -> (Outcome, String) {
 #[test]
 fn cover_finds_every_scenario_in_the_golden_suite() {
     let (outcome, table) = cover(vec![golden()], Format::Text);
-    let total = conform::cover::Scenario::ALL.len();
+    let total = conform::scenario::Scenario::ALL.len();
     assert!(total >= 40);
     assert!(
         table.ends_with(&format!("covered {total} of {total} scenarios\n")),
@@ -1107,7 +1107,7 @@ fn cover_of_an_empty_folder_covers_nothing_and_says_so() {
     fs::create_dir_all(&dir).expect("make the folder");
     let (outcome, table) = cover(vec![dir.clone()], Format::Text);
     assert_eq!(outcome, Outcome::Failed);
-    let total = conform::cover::Scenario::ALL.len();
+    let total = conform::scenario::Scenario::ALL.len();
     assert!(
         table.ends_with(&format!(
             "no case was read: nothing is covered\ncovered 0 of {total} scenarios\n"

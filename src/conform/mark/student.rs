@@ -6,8 +6,9 @@
 use std::path::Path;
 
 use super::super::clause::Kind;
-use super::super::cover::{Scenario, covered_by};
+use super::super::cover::covered_by;
 use super::super::model::{NotRead, Tests};
+use super::super::scenario::Scenario;
 use super::super::{ConformError, Invocation, case, reference, report};
 use super::submission::Submission;
 

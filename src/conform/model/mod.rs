@@ -18,7 +18,7 @@ use serde::Serialize;
 pub use marked::*;
 
 use super::clause::{Clause, Kind};
-use super::cover::Scenario;
+use super::scenario::Scenario;
 
 /// How one case of `check` came out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
