@@ -32,8 +32,8 @@
 //!   [`conform::mark`]) each fill one record of [`conform::model`] (what
 //!   they found, as types), which the renderers of [`conform::report`]
 //!   turn into text, JSON, JUnit, Gradescope's JSON, CSV and HTML
-//!   pages; `mark` reads `check` and `fuzz` through those records. Below the commands, the
-//!   diagnosis ([`conform::trace`], which observes the controller's own
+//!   pages; `mark` reads `check` and `fuzz` through those records. Below
+//!   the commands, the diagnosis ([`conform::trace`], which observes the controller's own
 //!   session, the contract's [`conform::clause`]s and the
 //!   assignment's [`conform::scenario`]s as enums,
 //!   [`conform::diagnose`], [`conform::shrink`], [`conform::generate`])
