@@ -33,9 +33,9 @@
 //!   they found, as types), which the renderers of [`conform::report`]
 //!   turn into text, JSON, JUnit, Gradescope's JSON, CSV and HTML
 //!   pages; `mark` reads `check` and `fuzz` through those records. Below
-//!   the commands, the diagnosis ([`conform::trace`], which observes the controller's own
-//!   session, the contract's [`conform::clause`]s and the
-//!   assignment's [`conform::scenario`]s as enums,
+//!   the commands, the diagnosis ([`conform::trace`], which observes the
+//!   controller's own session, the contract's [`conform::clause`]s and
+//!   the assignment's [`conform::scenario`]s as enums,
 //!   [`conform::diagnose`], [`conform::shrink`], [`conform::generate`])
 //!   and the running of programs
 //!   ([`conform::run`], through this binary as its [`conform::launch`]er,
