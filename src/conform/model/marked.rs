@@ -502,7 +502,37 @@ impl Serialize for Marked {
     }
 }
 
+/// What is known of one restriction, the same in every format.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kept<'a> {
+    /// Checked, and not broken.
+    Yes,
+    /// Broken: what shows each breach.
+    No(Vec<&'a str>),
+    /// Not checked: what it is read from was not there (a folder not
+    /// read, a program that did not compile, imports that could not be
+    /// read).
+    NotChecked,
+}
+
 impl Marked {
+    /// Whether `rule` was kept, broken, or could not be checked.
+    pub fn kept(&self, rule: Restriction) -> Kept<'_> {
+        let broken: Vec<&str> = self.broken_of(rule).collect();
+        let unchecked = match rule {
+            Restriction::ExtraFiles => self.folder_not_read().is_some(),
+            Restriction::Vla => !self.build.compiled,
+            _ => !self.build.compiled || self.imports_unread.is_some(),
+        };
+        if !broken.is_empty() {
+            Kept::No(broken)
+        } else if unchecked {
+            Kept::NotChecked
+        } else {
+            Kept::Yes
+        }
+    }
+
     /// What shows each breach of `rule`, in order.
     pub fn broken_of(&self, rule: Restriction) -> impl Iterator<Item = &str> {
         self.broken

@@ -1,7 +1,7 @@
 //! The class's CSV (RFC 4180): a header, then one row a submission.
 
 use super::page::{compiles_word, memory_word};
-use crate::conform::model::{Marked, Restriction};
+use crate::conform::model::{Kept, Marked, Restriction};
 
 /// A field, quoted when it must be.
 fn field(text: &str) -> String {
@@ -14,18 +14,10 @@ fn field(text: &str) -> String {
 
 /// What a row says of `rule`: what breaks it, `not checked` or `ok`.
 fn restriction(m: &Marked, rule: Restriction) -> String {
-    let broken: Vec<&str> = m.broken_of(rule).collect();
-    let unchecked = match rule {
-        Restriction::ExtraFiles => m.folder_not_read().is_some(),
-        Restriction::Vla => !m.build.compiled,
-        _ => !m.build.compiled || m.imports_unread.is_some(),
-    };
-    if !broken.is_empty() {
-        field(&format!("broken: {}", broken.join("; ")))
-    } else if unchecked {
-        "not checked".to_owned()
-    } else {
-        "ok".to_owned()
+    match m.kept(rule) {
+        Kept::No(broken) => field(&format!("broken: {}", broken.join("; "))),
+        Kept::NotChecked => "not checked".to_owned(),
+        Kept::Yes => "ok".to_owned(),
     }
 }
 

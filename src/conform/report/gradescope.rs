@@ -8,7 +8,7 @@
 use serde::Serialize;
 
 use super::{json, page};
-use crate::conform::model::{Marked, MemoryVerdict, Restriction};
+use crate::conform::model::{Kept, Marked, MemoryVerdict, Restriction};
 
 /// Who sees the results and each test, as Gradescope names it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -112,14 +112,16 @@ pub fn results(m: &Marked, opts: &Options) -> String {
         v,
     )];
     for rule in Restriction::ALL {
-        let broken: Vec<&str> = m.broken_of(rule).collect();
-        let output = if broken.is_empty() {
-            "not broken".to_owned()
-        } else {
-            format!("BROKEN, the mark is zero:\n{}", broken.join("\n"))
+        let (passed, output) = match m.kept(rule) {
+            Kept::Yes => (Some(true), "not broken".to_owned()),
+            Kept::No(broken) => (
+                Some(false),
+                format!("BROKEN, the mark is zero:\n{}", broken.join("\n")),
+            ),
+            Kept::NotChecked => (None, "not checked".to_owned()),
         };
         let name = format!("restriction: {}", rule.title());
-        tests.push(check(name, Some(broken.is_empty()), &output, v));
+        tests.push(check(name, passed, &output, v));
     }
     for part in &m.marks.parts {
         tests.push(Test {

@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use super::page;
 use super::xml;
 use crate::conform::clause;
-use crate::conform::model::{Checked, Fuzzed, Marked, NOT_OFFICIAL, Restriction, Verdict};
+use crate::conform::model::{Checked, Fuzzed, Kept, Marked, NOT_OFFICIAL, Restriction, Verdict};
 
 /// A whole document: `<testsuites>` and what it holds.
 pub struct Document {
@@ -345,24 +345,43 @@ pub fn fuzz(f: &Fuzzed) -> String {
     })
 }
 
+/// A failed step of marking: why in its first line, all of it as the
+/// body.
+fn failure(why: String) -> Outcome {
+    Outcome::Failure {
+        message: why.lines().next().unwrap_or_default().to_owned(),
+        kind: None,
+        body: why,
+    }
+}
+
 /// `mark`'s report: a suite a submission, a case a check.
 pub fn mark(all: &[Marked]) -> String {
     let suites = all.iter().map(|m| {
-        let mut cases: Vec<(String, Option<String>)> = vec![(
+        let passed_or = |why: Option<String>| why.map_or(Outcome::Pass, failure);
+        let mut cases: Vec<(String, Outcome)> = vec![(
             "compiles".into(),
-            (!m.build.compiled).then(|| format!("{}\n{}", m.build.command, m.build.messages)),
+            passed_or(
+                (!m.build.compiled).then(|| format!("{}\n{}", m.build.command, m.build.messages)),
+            ),
         )];
         for rule in Restriction::ALL {
-            let broken: Vec<&str> = m.broken_of(rule).collect();
-            cases.push((
-                format!("restriction: {}", rule.title()),
-                (!broken.is_empty()).then(|| broken.join("\n")),
-            ));
+            let name = format!("restriction: {}", rule.title());
+            cases.push(match m.kept(rule) {
+                Kept::Yes => (name, Outcome::Pass),
+                Kept::No(broken) => (name, failure(broken.join("\n"))),
+                Kept::NotChecked => (
+                    name,
+                    Outcome::Skipped {
+                        message: "not checked".to_owned(),
+                    },
+                ),
+            });
         }
         for part in &m.marks.parts {
             let full = part.score >= part.max && m.marks.zeroed.is_none();
             let name = format!("{} {} of {}", part.id, m.marks.counted(part), part.max);
-            cases.push((name, (!full).then(|| part.basis.clone())));
+            cases.push((name, passed_or((!full).then(|| part.basis.clone()))));
         }
         Suite {
             name: m.name.clone(),
@@ -375,19 +394,12 @@ pub fn mark(all: &[Marked]) -> String {
             ],
             cases: cases
                 .into_iter()
-                .map(|(name, failure)| Case {
+                .map(|(name, outcome)| Case {
                     classname: "gomoku-mist.mark",
                     name,
                     time: None,
                     properties: Vec::new(),
-                    outcome: match failure {
-                        None => Outcome::Pass,
-                        Some(why) => Outcome::Failure {
-                            message: why.lines().next().unwrap_or_default().to_owned(),
-                            kind: None,
-                            body: why,
-                        },
-                    },
+                    outcome,
                 })
                 .collect(),
             system_out: Some(page::page(m)),

@@ -162,3 +162,40 @@ fn gradescope_visibility_and_a_test_a_case_are_the_courses_to_set() {
     );
     assert!(failed.ends_with("\n````"), "{failed}");
 }
+
+#[test]
+fn a_program_that_did_not_compile_has_its_restrictions_not_checked_in_every_format() {
+    let mut m = with_malloc();
+    m.build.compiled = false;
+    m.broken.clear();
+    m.marks = marks(&m, &Weights::default());
+    let results: Value =
+        serde_json::from_str(&gradescope::results(&m, &gradescope::Options::default()))
+            .expect("results.json is JSON");
+    let restrictions: Vec<&Value> = results["tests"]
+        .as_array()
+        .expect("tests")
+        .iter()
+        .filter(|t| {
+            t["name"]
+                .as_str()
+                .is_some_and(|n| n.starts_with("restriction: "))
+        })
+        .collect();
+    // Only the extra files are read from the folder; the rest, from the
+    // program, were never checked: neither passed nor failed.
+    let statuses: Vec<&Value> = restrictions.iter().map(|t| &t["status"]).collect();
+    assert_eq!(statuses[0], "passed");
+    assert!(statuses[1..].iter().all(|s| s.is_null()), "{statuses:?}");
+    let xml = junit::mark(std::slice::from_ref(&m));
+    assert_eq!(
+        xml.matches(r#"<skipped message="not checked"/>"#).count(),
+        4,
+        "{xml}"
+    );
+    let csv = csv::class(std::slice::from_ref(&m));
+    assert!(
+        csv.contains(",no,ok,not checked,not checked,not checked,not checked,"),
+        "{csv}"
+    );
+}
