@@ -63,6 +63,9 @@ fn main() -> ExitCode {
             return conformed(outcome);
         }
         Action::Cover(options) => return conformed(conform::cover(&options, &mut stdout())),
+        Action::Mark(options) if options.autograder.is_some() => {
+            return autograder(options.autograder.as_ref());
+        }
         Action::Mark(options) => {
             // The programs are built later, each in a folder like this.
             let program = [conform::mark::scratch::built_where().into_os_string()];
@@ -217,6 +220,21 @@ fn marked(options: &conform::mark::MarkOptions, kit: &sandbox::Kit) -> ExitCode 
         &mut stdout(),
         progress,
     ))
+}
+
+/// Writes Gradescope's autograder zip, and one line saying what is in it.
+fn autograder(autograder: Option<&conform::mark::autograder::Autograder>) -> ExitCode {
+    let Some(autograder) = autograder else {
+        return ExitCode::from(FAILURE);
+    };
+    match conform::mark::autograder::write(autograder) {
+        Ok(written) => print(&conform::report::text::autograder_written(
+            &autograder.zip,
+            written.bytes,
+            written.suite_files,
+        )),
+        Err(e) => conformed(Err(e)),
+    }
 }
 
 fn print(text: &str) -> ExitCode {

@@ -6,6 +6,7 @@ use std::time::Duration;
 use super::args::CliError;
 use super::table::{self, Command, Preset};
 use crate::conform::ReadArgs;
+use crate::conform::mark::autograder::Autograder;
 use crate::conform::mark::compile::{COURSE, Compiler};
 use crate::conform::mark::memory::{Checker, MemoryOptions};
 use crate::conform::mark::score::{self, Weights};
@@ -43,6 +44,7 @@ fn start(read_args: ReadArgs) -> MarkOptions {
         format: MarkFormat::Text,
         out_dir: None,
         gradescope: gradescope::Options::default(),
+        autograder: None,
         jobs,
         // A class's programs are untrusted: never run unprotected by
         // accident.
@@ -68,6 +70,46 @@ fn finish(mut o: MarkOptions, submissions: Vec<OsString>) -> Result<MarkOptions,
     (o.suite.jobs, o.memory.jobs) = (o.jobs, o.jobs);
     Ok(o)
 }
+
+/// Reads `mark`'s command line: [`MARK`]'s table, then, for
+/// `--gradescope-autograder`, the marking options to bundle.
+///
+/// # Errors
+///
+/// [`CliError`] names the first problem found.
+pub fn parse(args: &[OsString], read_args: ReadArgs) -> Result<MarkOptions, CliError> {
+    let mut o = MARK.parse(args, read_args)?;
+    let Some(zip) = o.autograder.as_ref().map(|a| a.zip.clone()) else {
+        return Ok(o);
+    };
+    let mut arguments = Vec::new();
+    let mut suite = None;
+    for (long, value) in MARK.given(args)?.options {
+        match (long, &o.suite.suite) {
+            (AUTOGRADER, _) => continue,
+            ("--format" | "--out", _) => return Err(CliError::Exclusive(AUTOGRADER, long)),
+            ("--tests", Suite::Folder(folder)) => {
+                suite = Some(folder.clone());
+                arguments.extend(["--tests".into(), "suite".into()]);
+                continue;
+            }
+            _ => {}
+        }
+        arguments.push(long.into());
+        arguments.extend(value);
+    }
+    let compiler = o.compiler.cc.first().cloned().unwrap_or_default();
+    o.autograder = Some(Autograder {
+        zip,
+        arguments,
+        suite,
+        compiler,
+    });
+    Ok(o)
+}
+
+/// The option that makes the autograder's zip instead of marking.
+const AUTOGRADER: &str = "--gradescope-autograder";
 
 /// `gomoku-mist mark`.
 pub static MARK: Command<MarkOptions, MarkOptions> = Command {
@@ -157,6 +199,23 @@ memory part then scores nothing",
         .preset(Preset::Value("visible")),
         Opt::flag("--per-case", |o| o.gradescope.per_case = true)
             .doc("in results.json, a test (worth no points) for each\ncase the assignment's rules decide"),
+        Opt::value(AUTOGRADER, "FILE.zip", |o, v| {
+            v.path().map(|zip| {
+                o.autograder = Some(Autograder {
+                    zip,
+                    arguments: Vec::new(),
+                    suite: None,
+                    compiler: OsString::new(),
+                });
+            })
+        })
+        .doc(
+            "instead of marking, write the zip of Gradescope's
+autograder: it marks each submission there with the
+options given here, the --tests folder bundled (no
+SUBMISSION then, nor --format or --out)",
+        )
+        .alone(),
         Opt::value("--out", "DIR", |o, v| v.path().map(|p| o.out_dir = Some(p))).doc(
             "also write every report: DIR/NAME/report.txt,
 report.html, report.json, results.json, junit.xml and

@@ -74,9 +74,7 @@ static SUBCOMMANDS: [Subcommand; 4] = [
         kit::COVER.parse(a, setup).map(Action::Cover)
     }),
     (&mark::MARK, |a| {
-        mark::MARK
-            .parse(a, setup)
-            .map(|o| Action::Mark(Box::new(o)))
+        mark::parse(a, setup).map(|o| Action::Mark(Box::new(o)))
     }),
 ];
 

@@ -44,6 +44,8 @@ pub struct Opt<D: 'static> {
     pub preset: Preset,
     /// An option it cannot be given with, shown with it as one choice.
     pub or: Option<&'static str>,
+    /// Given, the command does something else and takes no arguments.
+    pub alone: bool,
     /// What giving it does.
     pub set: Set<D>,
 }
@@ -69,6 +71,7 @@ impl<D> Opt<D> {
             doc: "",
             preset: Preset::None,
             or: None,
+            alone: false,
             set,
         }
     }
@@ -88,6 +91,12 @@ impl<D> Opt<D> {
     /// Not to be given with `other`.
     pub const fn or(mut self, other: &'static str) -> Opt<D> {
         self.or = Some(other);
+        self
+    }
+
+    /// With it, the command takes no arguments.
+    pub const fn alone(mut self) -> Opt<D> {
+        self.alone = true;
         self
     }
 
@@ -180,9 +189,7 @@ impl<D, T> Command<D, T> {
     ///
     /// [`CliError`] names the first problem found.
     pub fn parse(&self, args: &[OsString], read_args: ReadArgs) -> Result<T, CliError> {
-        let mut specs: Vec<Spec> = self.opts.iter().map(|o| o.spec).collect();
-        specs.extend([args::HELP, args::VERSION]);
-        let given = args::read(&specs, args.to_vec())?;
+        let given = self.given(args)?;
         let mut draft = (self.start)(read_args);
         for opt in self.opts {
             if let Preset::Value(value) | Preset::Means(value, _) = opt.preset {
@@ -196,7 +203,8 @@ impl<D, T> Command<D, T> {
             }
         }
         let named = |o: &&Opt<D>| given.flag(o.spec.long);
-        match (self.arguments, given.arguments.first()) {
+        let alone = self.opts.iter().filter(named).any(|o| o.alone);
+        match (self.arguments.filter(|_| !alone), given.arguments.first()) {
             (None, Some(stray)) => return Err(CliError::UnexpectedArgument(stray.clone())),
             (Some(name), None) => return Err(CliError::MissingArgument(name)),
             _ => {}
@@ -214,6 +222,18 @@ impl<D, T> Command<D, T> {
             return Err(CliError::Required(opt.spec.long));
         }
         (self.finish)(draft, given.arguments)
+    }
+
+    /// The options and arguments given, in order, as [`args::read`]
+    /// reads them.
+    ///
+    /// # Errors
+    ///
+    /// [`CliError`] names the first problem found.
+    pub fn given(&self, args: &[OsString]) -> Result<args::Given, CliError> {
+        let mut specs: Vec<Spec> = self.opts.iter().map(|o| o.spec).collect();
+        specs.extend([args::HELP, args::VERSION]);
+        args::read(&specs, args.to_vec())
     }
 
     /// `Usage: PROGRAM NAME [--option VALUE]... ARGUMENT...`, wrapped.

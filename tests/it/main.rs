@@ -4,6 +4,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod autograder;
 mod brain;
 mod cli;
 mod conform;

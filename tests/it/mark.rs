@@ -28,7 +28,7 @@ fn root() -> &'static Path {
 }
 
 /// Whether `program` can be started; if not, the reason a test skips.
-fn missing(program: &str) -> Option<String> {
+pub(crate) fn missing(program: &str) -> Option<String> {
     match Command::new(program).arg("--version").output() {
         Ok(_) => None,
         Err(e) => Some(format!("{program} cannot be started ({e})")),
@@ -36,7 +36,7 @@ fn missing(program: &str) -> Option<String> {
 }
 
 /// An empty folder of this test's own, under the system's temporary one.
-fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
         "gomoku-mist-mark-test-{}-{name}",
         std::process::id()
@@ -480,6 +480,7 @@ fn the_progress_line_counts_the_submissions_and_names_the_one_being_marked() {
         format: MarkFormat::Csv,
         out_dir: None,
         gradescope: Default::default(),
+        autograder: None,
         jobs: 1,
         contain: Default::default(),
     };

@@ -25,6 +25,7 @@
 //! are ([`super::sandbox`]). One that does not compile, hangs, crashes,
 //! or goes over a limit costs its own time and no other's.
 
+pub mod autograder;
 pub mod compile;
 pub mod error;
 pub mod golden;
@@ -88,6 +89,8 @@ pub struct MarkOptions {
     pub out_dir: Option<PathBuf>,
     /// How Gradescope shows the results (`results.json`).
     pub gradescope: gradescope::Options,
+    /// Instead of marking, write Gradescope's autograder zip.
+    pub autograder: Option<autograder::Autograder>,
     /// How many runs at once, over all submissions.
     pub jobs: usize,
     /// What each run of a submission's program may use: the shell makes

@@ -226,3 +226,19 @@ pub fn fuzz_end(out: &mut dyn Write, f: &Fuzzed) -> io::Result<()> {
     }
     writeln!(out, "{}", fuzz_verdict(f))
 }
+
+/// What `mark --gradescope-autograder` prints once the zip is written.
+pub fn autograder_written(zip: &std::path::Path, bytes: u64, suite_files: usize) -> String {
+    let suite = match suite_files {
+        0 => "the suite built into this program".to_owned(),
+        1 => "the --tests folder (1 file)".to_owned(),
+        n => format!("the --tests folder ({n} files)"),
+    };
+    format!(
+        "wrote {} ({:.1} MB): setup.sh, run_autograder, this program and {suite};\n\
+         upload it as the autograder of a programming assignment on Gradescope,\n\
+         on Ubuntu 22.04 or later (docs/marking.md, \"As a Gradescope autograder\")\n",
+        super::shown_path(zip),
+        bytes as f64 / 1e6,
+    )
+}
