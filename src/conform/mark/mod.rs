@@ -24,6 +24,9 @@
 //! `time`'s included) is contained as the kit's `check` and `fuzz` runs
 //! are ([`super::sandbox`]). One that does not compile, hangs, crashes,
 //! or goes over a limit costs its own time and no other's.
+//!
+//! [`autograder`] does no marking here: it writes the zip with which
+//! Gradescope runs this same marking for each submission.
 
 pub mod autograder;
 pub mod compile;
