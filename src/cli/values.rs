@@ -50,7 +50,7 @@ impl Value<'_> {
         (self.raw.to_str().and_then(|t| t.parse().ok())).ok_or_else(|| self.bad("is not a number"))
     }
 
-    /// Seconds, up to [`MAX_SECONDS`]; 0 only where it means "not at all".
+    /// Seconds, up to `MAX_SECONDS`; 0 only where it means "not at all".
     pub fn seconds(self, zero: bool) -> Result<Duration, CliError> {
         (self.raw.to_str())
             .and_then(|t| t.parse::<f64>().ok())
