@@ -28,7 +28,7 @@
 //!   [`terminal`] (a person typing: our own line editor, boards, hints,
 //!   take-backs and the computer's think line),
 //!   [`gomocup`] (the Gomocup brain), and [`conform`], the kit. Its
-//!   commands ([`conform::check`], [`conform::fuzz`], [`conform::cover`],
+//!   commands ([`conform::check()`], [`conform::fuzz()`], [`conform::cover()`],
 //!   [`conform::mark`]) each fill one record of [`conform::model`] (what
 //!   they found, as types), which the renderers of [`conform::report`]
 //!   turn into text, JSON, JUnit, Gradescope's JSON, CSV and HTML

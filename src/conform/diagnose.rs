@@ -521,7 +521,7 @@ fn rule_beneath(line: &[u8]) -> Option<Clause> {
 
 /// The kind of line a program may hang on that can be told from the line
 /// alone: bytes the assignment does not speak of, or a long one (as
-/// [`stuck_clause`] names them).
+/// `stuck_clause` names them).
 pub fn hang_kind(line: &[u8]) -> Option<Clause> {
     if !line.iter().all(|&b| trace::assignment_byte(b)) {
         Some(Clause::BytesAny)
@@ -885,7 +885,7 @@ fn end_cause(input: &[u8], trace: &Trace, ran: &Ran, class: Class) -> String {
 
 /// For a run that hung: the finding of a group already found, if the
 /// input holds a line of the kind that group hangs on (`clauses`, by
-/// [`stuck_clause`]), without running anything more: one cause, one
+/// `stuck_clause`), without running anything more: one cause, one
 /// group, and no probe paying the timeout again.
 pub fn known_hang(input: &[u8], trace: &Trace, ran: &Ran, clauses: &[Clause]) -> Option<Finding> {
     if !matches!(ran.end, End::TimedOut(_)) {

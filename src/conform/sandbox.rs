@@ -548,8 +548,8 @@ const ETC: &[&str] = &[
 
 /// What bwrap is given before the program: the box, as isolate builds
 /// it. No network, no view of other processes (a `/proc` of its own), a
-/// minimal `/dev`, a fresh `/tmp`; of the file system only [`SYSTEM`] and
-/// [`ETC`], read-only, the folders of the files `program` names (the
+/// minimal `/dev`, a fresh `/tmp`; of the file system only `SYSTEM` and
+/// `ETC`, read-only, the folders of the files `program` names (the
 /// program itself, a script given to an interpreter) read-only, and
 /// `scratch`, its working folder, writable. Nothing else is there: not
 /// the suite, not another submission or its build, not this program, not

@@ -14,7 +14,7 @@ use super::clause::Clause;
 /// that covers it.
 macro_rules! scenarios {
     ($($variant:ident $id:literal $clause:ident $what:literal $example:expr,)*) => {
-        /// One scenario, serialized as its id: a situation [`trace`]
+        /// One scenario, serialized as its id: a situation [`trace`](super::trace)
         /// records, tied to a clause.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
         pub enum Scenario {

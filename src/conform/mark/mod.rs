@@ -13,7 +13,7 @@
 //!    the reference, and the scenarios they cover;
 //!
 //! then [`score`] turns it into marks; the record of it all is a
-//! [`Marked`](super::model::Marked), which every report of
+//! [`super::model::Marked`], which every report of
 //! [`super::report`] is written from. Of a submission, only
 //! its plain files are read ([`submission`]): a link, a FIFO or a file
 //! the kit cannot read is named in its report and left out, and a

@@ -8,7 +8,7 @@
 //! header: whatever the program calls in the C library, it imports. The
 //! names include the library's own entry points a program can link
 //! against (`__libc_malloc`, `__open`, `__mmap`, each exported by glibc),
-//! and the calls that reach any function unnamed ([`HIDDEN`]: `dlsym`,
+//! and the calls that reach any function unnamed (`HIDDEN`: `dlsym`,
 //! `syscall`) break every restriction they could dodge. What the check
 //! cannot see is a program that finds the library in its own memory, or
 //! makes system calls in assembly: it reads names, not behaviour.

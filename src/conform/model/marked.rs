@@ -64,7 +64,7 @@ impl Marked {
 
 /// A file or folder of a submission that was not read, and why: a link, a
 /// FIFO, one the marker cannot read
-/// ([`super::submission`]).
+/// ([`crate::conform::mark::submission`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct NotRead {
     /// Its path in the submission, as shown; empty for the submission's
@@ -85,7 +85,7 @@ pub struct SuiteUsed {
     /// How many cases (`.in` files) it holds.
     pub cases: usize,
     /// A hash of its cases' files, the same for two suites with the same
-    /// files under the same names ([`super::suite::Ready`]).
+    /// files under the same names ([`crate::conform::mark::suite::Ready`]).
     pub hash: u64,
 }
 
