@@ -206,13 +206,14 @@ fn contain(
     }
 }
 
-/// `mark`, with its progress line on stderr when that is a terminal.
+/// `mark`, saying how far it is on stderr: a line overwritten on a
+/// terminal, a line a submission in a log.
 fn marked(options: &conform::mark::MarkOptions, kit: &sandbox::Kit) -> ExitCode {
     let mut stderr = io::stderr();
-    let progress: Option<&mut dyn Write> = if stderr.is_terminal() {
-        Some(&mut stderr)
+    let progress = if stderr.is_terminal() {
+        conform::mark::Progress::Terminal(&mut stderr)
     } else {
-        None
+        conform::mark::Progress::Lines(&mut stderr)
     };
     conformed(conform::mark::mark(
         options,

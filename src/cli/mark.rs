@@ -1,11 +1,10 @@
 //! The table of `mark`.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::time::Duration;
 
 use super::args::CliError;
 use super::table::{self, Command, Preset};
-use crate::conform::ReadArgs;
 use crate::conform::mark::autograder::Autograder;
 use crate::conform::mark::compile::{COURSE, Compiler};
 use crate::conform::mark::memory::{Checker, MemoryOptions};
@@ -14,6 +13,7 @@ use crate::conform::mark::suite::{Suite, SuiteOptions};
 use crate::conform::mark::{MarkFormat, MarkOptions};
 use crate::conform::report::gradescope::{self, Visibility};
 use crate::conform::sandbox::Contain;
+use crate::conform::{Limit, ReadArgs};
 
 /// An option of `mark`.
 type Opt = table::Opt<MarkOptions>;
@@ -30,7 +30,7 @@ fn start(read_args: ReadArgs) -> MarkOptions {
             read_args,
             timeout,
             jobs,
-            fuzz_time: None,
+            fuzz: None,
             seed: 0,
         },
         memory: MemoryOptions {
@@ -44,6 +44,7 @@ fn start(read_args: ReadArgs) -> MarkOptions {
         format: MarkFormat::Text,
         out_dir: None,
         gradescope: gradescope::Options::default(),
+        given: Vec::new(),
         autograder: None,
         jobs,
         // A class's programs are untrusted: never run unprotected by
@@ -79,12 +80,18 @@ fn finish(mut o: MarkOptions, submissions: Vec<OsString>) -> Result<MarkOptions,
 /// [`CliError`] names the first problem found.
 pub fn parse(args: &[OsString], read_args: ReadArgs) -> Result<MarkOptions, CliError> {
     let mut o = MARK.parse(args, read_args)?;
+    let given = MARK.given(args)?.options;
+    o.given = given
+        .iter()
+        .flat_map(|(long, value)| std::iter::once(OsStr::new(long)).chain(value.as_deref()))
+        .map(shell_word)
+        .collect();
     let Some(zip) = o.autograder.as_ref().map(|a| a.zip.clone()) else {
         return Ok(o);
     };
     let mut arguments = Vec::new();
     let mut suite = None;
-    for (long, value) in MARK.given(args)?.options {
+    for (long, value) in given {
         match (long, &o.suite.suite) {
             (AUTOGRADER, _) => continue,
             ("--format" | "--out", _) => return Err(CliError::Exclusive(AUTOGRADER, long)),
@@ -106,6 +113,18 @@ pub fn parse(args: &[OsString], read_args: ReadArgs) -> Result<MarkOptions, CliE
         compiler,
     });
     Ok(o)
+}
+
+/// `word` as a shell takes it back: as it is when it is plain, else in
+/// single quotes (a byte that is not UTF-8 shown as U+FFFD).
+fn shell_word(word: &OsStr) -> String {
+    let word = word.to_string_lossy();
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./=,:+@%".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.into_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
 }
 
 /// The option that makes the autograder's zip instead of marking.
@@ -141,11 +160,18 @@ pub static MARK: Command<MarkOptions, MarkOptions> = Command {
         .preset(Preset::Said("the golden suite\nbuilt into this program")),
         Opt::value("--fuzz-time", "SECS", |o, v| {
             let time = v.seconds(true)?;
-            o.suite.fuzz_time = (!time.is_zero()).then_some(time);
+            o.suite.fuzz = (!time.is_zero()).then_some(Limit::Time(time));
             Ok(())
         })
         .doc("how long to fuzz each submission, 0 for not at all")
-        .preset(Preset::Value("30")),
+        .preset(Preset::Value("30"))
+        .or("--fuzz-cases"),
+        Opt::value("--fuzz-cases", "N", |o, v| {
+            let cases = v.number()?;
+            o.suite.fuzz = (cases > 0).then_some(Limit::Cases(cases));
+            Ok(())
+        })
+        .doc("instead, fuzz each submission with N sessions, the\nsame on any machine however loaded"),
         Opt::value("--seed", "N", |o, v| v.number().map(|n| o.suite.seed = n))
             .doc("the fuzzing's seed, the same for every submission")
             .preset(Preset::Value("1")),
@@ -270,8 +296,9 @@ assignment's marking scheme, each step run where it can:
                 mapped memory (malloc, free, fopen, open, mmap, ... read
                 from the functions the compiled program imports)
   correctness   the cases of the suite through `check`, then `fuzz` for
-                --fuzz-time; scored as WEIGHT x the share of the cases
-                whose expected output the assignment's rules alone decide
+                --fuzz-time (or --fuzz-cases); scored as WEIGHT x the
+                share of the cases whose expected output the
+                assignment's rules alone decide
   memory        errors under valgrind's memcheck, or else a build with
                 AddressSanitizer, on a sample of the cases; the peak
                 resident memory of those runs (GNU time)

@@ -215,10 +215,20 @@ fn a_class_of_planted_submissions_is_marked_in_one_run() {
     assert_eq!(report["suite"]["built_in"], false);
     assert_eq!(report["submissions"][6]["suite"], report["suite"]);
     let summary = std::fs::read_to_string(out.join("summary.txt")).expect("summary.txt");
+    let (before, made) = (summary.trim_end().rsplit_once('\n')).expect("lines");
+    assert!(before.ends_with(&format!("\nsuite: {said}")), "{summary}");
+    // And what it was made with: the version, and the options as given.
+    let version = concat!("gomoku-mist ", env!("CARGO_PKG_VERSION"));
     assert!(
-        summary.ends_with(&format!("\nsuite: {said}\n")),
+        made.starts_with(&format!(
+            "made with: {version}, mark --tests tests/mark/suite "
+        )),
         "{summary}"
     );
+    let made_with = &report["submissions"][6]["made_with"];
+    assert_eq!(made_with["program"], version);
+    let options = made_with["options"].as_array().expect("options");
+    assert_eq!(options[..2], ["--tests", "tests/mark/suite"], "{made_with}");
 
     // The class's CSV: a row a submission.
     let csv = std::fs::read_to_string(out.join("class.csv")).expect("class.csv is written");
@@ -446,15 +456,79 @@ fn mark_usage_errors_name_the_option_and_exit_2() {
 
 #[test]
 fn the_progress_line_counts_the_submissions_and_names_the_one_being_marked() {
+    use gomoku_mist::conform::mark::{self, Progress};
+
+    let opts = two_that_do_not_compile();
+    let (mut out, mut progress) = (Vec::new(), Vec::new());
+    mark::mark(&opts, None, &mut out, Progress::Terminal(&mut progress)).expect("mark runs");
+    let progress = String::from_utf8(progress).expect("UTF-8");
+    let lines: Vec<&str> = progress
+        .split("\r\x1b[K")
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            BUDGET_OF_TWO,
+            "[0 of 2 marked] marking no-compile",
+            "[1 of 2 marked] marking no-compile",
+            "[1 of 2 marked] marking no-compile-2",
+            "[2 of 2 marked] marking no-compile-2",
+        ]
+    );
+    let csv = String::from_utf8(out).expect("UTF-8");
+    assert!(
+        csv.contains("\nno-compile,no,") && csv.contains("\nno-compile-2,no,"),
+        "{csv}"
+    );
+}
+
+/// The budget of [`two_that_do_not_compile`]: two compiles of 2 min and
+/// nine cases of 5 s, nothing else.
+const BUDGET_OF_TWO: &str = "marking 2 submissions, 1 at a time, each within 4 min 45 s at \
+    worst: compiling 2 min (twice at worst), 9 cases × 5 s\n";
+
+#[test]
+fn a_log_gets_the_budget_then_a_line_for_each_submission_with_the_time_left() {
+    use gomoku_mist::conform::mark::{self, Progress};
+
+    let opts = two_that_do_not_compile();
+    let (mut out, mut progress) = (Vec::new(), Vec::new());
+    mark::mark(&opts, None, &mut out, Progress::Lines(&mut progress)).expect("mark runs");
+    let progress = String::from_utf8(progress).expect("UTF-8");
+    let lines: Vec<&str> = progress.lines().collect();
+    assert_eq!(lines.len(), 3, "{progress}");
+    assert_eq!(format!("{}\n", lines[0]), BUDGET_OF_TWO);
+    assert!(
+        !progress.contains('\r'),
+        "no terminal codes in a log: {progress:?}"
+    );
+    let (first, second) = (lines[1], lines[2]);
+    assert!(
+        first.starts_with("[1 of 2 marked] no-compile after "),
+        "{first}"
+    );
+    assert!(
+        first.ends_with(" left") && first.contains("; about "),
+        "{first}"
+    );
+    assert!(
+        second.starts_with("[2 of 2 marked] no-compile-2 after "),
+        "{second}"
+    );
+    assert!(second.ends_with("; done"), "{second}");
+}
+
+/// Two submissions that do not compile: whether or not there is a
+/// compiler, each is marked at once.
+fn two_that_do_not_compile() -> gomoku_mist::conform::mark::MarkOptions {
     use gomoku_mist::conform::mark::compile::Compiler;
     use gomoku_mist::conform::mark::memory::{Checker, MemoryOptions};
     use gomoku_mist::conform::mark::score::Weights;
     use gomoku_mist::conform::mark::suite::{Suite, SuiteOptions};
-    use gomoku_mist::conform::mark::{self, MarkFormat, MarkOptions};
+    use gomoku_mist::conform::mark::{MarkFormat, MarkOptions};
 
-    // Submissions that do not compile: whether or not there is a compiler,
-    // each is marked at once.
-    let opts = MarkOptions {
+    MarkOptions {
         submissions: vec![
             root().join("tests/mark/class/no-compile"),
             root().join("tests/mark/class/no-compile"),
@@ -466,7 +540,7 @@ fn the_progress_line_counts_the_submissions_and_names_the_one_being_marked() {
             read_args: gomoku_mist::cli::setup,
             timeout: Duration::from_secs(5),
             jobs: 1,
-            fuzz_time: None,
+            fuzz: None,
             seed: 1,
         },
         memory: MemoryOptions {
@@ -480,31 +554,11 @@ fn the_progress_line_counts_the_submissions_and_names_the_one_being_marked() {
         format: MarkFormat::Csv,
         out_dir: None,
         gradescope: Default::default(),
+        given: Vec::new(),
         autograder: None,
         jobs: 1,
         contain: Default::default(),
-    };
-    let (mut out, mut progress) = (Vec::new(), Vec::new());
-    mark::mark(&opts, None, &mut out, Some(&mut progress)).expect("mark runs");
-    let progress = String::from_utf8(progress).expect("UTF-8");
-    let lines: Vec<&str> = progress
-        .split("\r\x1b[K")
-        .filter(|l| !l.is_empty())
-        .collect();
-    assert_eq!(
-        lines,
-        [
-            "[0 of 2 marked] marking no-compile",
-            "[1 of 2 marked] marking no-compile",
-            "[1 of 2 marked] marking no-compile-2",
-            "[2 of 2 marked] marking no-compile-2",
-        ]
-    );
-    let csv = String::from_utf8(out).expect("UTF-8");
-    assert!(
-        csv.contains("\nno-compile,no,") && csv.contains("\nno-compile-2,no,"),
-        "{csv}"
-    );
+    }
 }
 
 /// The processes whose command line mentions `text`.

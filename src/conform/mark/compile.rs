@@ -22,7 +22,7 @@ use super::super::sandbox::{Contain, Kit};
 use super::submission::Submission;
 
 /// A compiler still running after this long is killed.
-const COMPILE_TIMEOUT: Duration = Duration::from_secs(120);
+pub const COMPILE_TIMEOUT: Duration = Duration::from_secs(120);
 /// The compiler's messages are kept up to this many bytes.
 const MESSAGES_CAP: usize = 1 << 20;
 /// Of the compiler's messages, this many lines are shown.

@@ -18,7 +18,7 @@ use super::error::{CheckerError, PeakError};
 
 /// valgrind runs a program this many times slower, or less: its runs get
 /// this many times the timeout.
-const VALGRIND_SLOWDOWN: u32 = 20;
+pub const VALGRIND_SLOWDOWN: u32 = 20;
 /// Of each error, this many lines of the tool's report are kept.
 const ERROR_LINES: usize = 8;
 /// Errors are shown for at most this many cases.

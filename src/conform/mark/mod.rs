@@ -42,10 +42,10 @@ pub mod suite;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use super::model::{Build, Correctness, Marked, MarkedClass, NotRead};
-use super::report::{csv, gradescope, html, json, junit, page};
+use super::model::{Build, Correctness, MadeWith, Marked, MarkedClass, NotRead};
+use super::report::{csv, gradescope, html, json, junit, page, text};
 use compile::Compiler;
 use memory::MemoryOptions;
 use score::Weights;
@@ -53,7 +53,7 @@ use submission::Submission;
 use suite::SuiteOptions;
 
 use super::sandbox::Kit;
-use super::{ConformError, Outcome, pool};
+use super::{ConformError, Limit, Outcome, pool};
 
 /// How the marks are written on stdout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +92,9 @@ pub struct MarkOptions {
     pub out_dir: Option<PathBuf>,
     /// How Gradescope shows the results (`results.json`).
     pub gradescope: gradescope::Options,
+    /// The options as given, each as a shell would take it back: every
+    /// report records them.
+    pub given: Vec<String>,
     /// Instead of marking, write Gradescope's autograder zip.
     pub autograder: Option<autograder::Autograder>,
     /// How many runs at once, over all submissions.
@@ -101,9 +104,77 @@ pub struct MarkOptions {
     pub contain: super::sandbox::Contain,
 }
 
-/// Marks every submission, `jobs` at a time, and writes the reports;
-/// `progress`, when given (a terminal), gets a line saying which
-/// submission is being marked.
+/// Where [`mark`] says how far it is.
+pub enum Progress<'a> {
+    /// Nowhere.
+    Silent,
+    /// A terminal: the budget, then one line, each overwriting the last,
+    /// naming the submission being marked.
+    Terminal(&'a mut dyn Write),
+    /// A log, as a batch job's stderr is: the budget, then a line for
+    /// each submission as it finishes, with the time left estimated.
+    Lines(&'a mut dyn Write),
+}
+
+/// The most a submission's marking can take, from the options: every
+/// run of it is killed at its limit, so no submission takes longer, save
+/// for the time the machine is too busy to run it at all.
+pub fn budget(opts: &MarkOptions, cases: usize) -> Budget {
+    let timeout = opts.suite.timeout;
+    let fuzz = match opts.suite.fuzz {
+        None => Duration::ZERO,
+        Some(Limit::Time(time)) => time,
+        Some(Limit::Cases(n)) => timeout.saturating_mul(u32::try_from(n).unwrap_or(u32::MAX)),
+    };
+    let memory_cases = match (opts.memory.checker, opts.memory.cases) {
+        (memory::Checker::None, _) => 0,
+        (_, 0) => cases,
+        (_, n) => n.min(cases),
+    };
+    let memory_run = timeout.saturating_mul(memory::VALGRIND_SLOWDOWN);
+    let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    Budget {
+        compile: compile::COMPILE_TIMEOUT,
+        suite: timeout.saturating_mul(count(cases)),
+        cases,
+        timeout,
+        fuzz,
+        memory: memory_run.saturating_mul(count(memory_cases)),
+        memory_cases,
+        memory_run,
+    }
+}
+
+/// [`budget`]'s parts, for the line printed before a class is marked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Building it (and once more with VLAs allowed, at worst).
+    pub compile: Duration,
+    /// The suite's cases, each up to the timeout.
+    pub suite: Duration,
+    /// How many cases.
+    pub cases: usize,
+    /// The timeout of a run.
+    pub timeout: Duration,
+    /// The fuzzing: its time, or its sessions each up to the timeout.
+    pub fuzz: Duration,
+    /// The runs under the memory checker.
+    pub memory: Duration,
+    /// How many.
+    pub memory_cases: usize,
+    /// Each one's limit.
+    pub memory_run: Duration,
+}
+
+impl Budget {
+    /// The whole of it.
+    pub fn total(&self) -> Duration {
+        self.compile.saturating_mul(2) + self.suite + self.fuzz + self.memory
+    }
+}
+
+/// Marks every submission, `jobs` at a time, and writes the reports,
+/// saying how far it is in `progress`.
 ///
 /// # Errors
 ///
@@ -114,7 +185,7 @@ pub fn mark(
     opts: &MarkOptions,
     kit: Option<&Kit>,
     out: &mut dyn Write,
-    mut progress: Option<&mut dyn Write>,
+    mut progress: Progress<'_>,
 ) -> Result<Outcome, ConformError> {
     let suite = suite::Ready::new(&opts.suite.suite)?;
     all_there(&opts.submissions)?;
@@ -122,6 +193,12 @@ pub fn mark(
     let total = opts.submissions.len();
     let workers = opts.jobs.clamp(1, super::MAX_JOBS).min(total.max(1));
     let inner = (opts.jobs / workers).max(1);
+    let started = Instant::now();
+    if let Progress::Terminal(p) | Progress::Lines(p) = &mut progress {
+        let line = text::budget(&budget(opts, suite.used.cases), total, workers);
+        let _ = writeln!(p, "{line}");
+        let _ = p.flush();
+    }
     let mut all: Vec<Marked> = Vec::new();
     let mut done = 0;
     // The submission last started: the one the line names.
@@ -131,16 +208,28 @@ pub fn mark(
         workers,
         |index, folder| mark_one(folder, &names[index], opts, kit, &suite, inner),
         |seen| {
-            match seen {
+            let finished = match seen {
                 pool::Seen::Started(index) => {
                     current = names.get(index).map_or("", String::as_str);
+                    None
                 }
-                pool::Seen::Done(_) => done += 1,
-            }
-            if let Some(p) = progress.as_mut() {
-                // Each line overwrites the last: `\r`, then erase to its end.
-                let _ = write!(p, "\r\x1b[K[{done} of {total} marked] marking {current}");
-                let _ = p.flush();
+                pool::Seen::Done(index) => {
+                    done += 1;
+                    names.get(index)
+                }
+            };
+            match (&mut progress, finished) {
+                (Progress::Terminal(p), _) => {
+                    // Each line overwrites the last: `\r`, then erase to its end.
+                    let _ = write!(p, "\r\x1b[K[{done} of {total} marked] marking {current}");
+                    let _ = p.flush();
+                }
+                (Progress::Lines(p), Some(name)) => {
+                    let line = text::marked_line(done, total, name, started.elapsed());
+                    let _ = writeln!(p, "{line}");
+                    let _ = p.flush();
+                }
+                _ => {}
             }
         },
         |_, mut marked| -> Result<(), ConformError> {
@@ -155,7 +244,7 @@ pub fn mark(
         },
     );
     marked?;
-    if let Some(p) = progress.as_mut() {
+    if let Progress::Terminal(p) = &mut progress {
         let _ = write!(p, "\r\x1b[K");
         let _ = p.flush();
     }
@@ -255,6 +344,10 @@ fn mark_one(
         name: name.to_owned(),
         folder: folder.to_path_buf(),
         suite: suite.used.clone(),
+        made_with: MadeWith {
+            program: concat!("gomoku-mist ", env!("CARGO_PKG_VERSION")).to_owned(),
+            options: opts.given.clone(),
+        },
         ..Marked::default()
     };
     if let Some(sub) = read(&mut marked, opts) {

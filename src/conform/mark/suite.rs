@@ -203,8 +203,8 @@ pub struct SuiteOptions {
     pub timeout: Duration,
     /// How many runs at once.
     pub jobs: usize,
-    /// How long to fuzz; `None` for not at all.
-    pub fuzz_time: Option<Duration>,
+    /// How long (or how many sessions) to fuzz; `None` for not at all.
+    pub fuzz: Option<Limit>,
     /// The fuzzing's seed: the same for every submission, so that each
     /// meets the same sessions.
     pub seed: u64,
@@ -247,8 +247,8 @@ pub fn correctness(
     found.contained = containment(kit);
     found.suite.clone_from(&suite.used.name);
     found.fuzz = opts
-        .fuzz_time
-        .map(|time| run_fuzz(kit, command, time, opts, fuzz_out, hangs));
+        .fuzz
+        .map(|limit| run_fuzz(kit, command, limit, opts, fuzz_out, hangs));
     Ok(found)
 }
 
@@ -351,7 +351,7 @@ fn tally(checked: &Checked, name: &dyn Fn(&Path) -> String) -> Correctness {
 fn run_fuzz(
     kit: Option<&Kit>,
     program: Vec<OsString>,
-    time: Duration,
+    limit: Limit,
     opts: &SuiteOptions,
     out: &Path,
     hangs: bool,
@@ -359,7 +359,7 @@ fn run_fuzz(
     let fuzz_opts = FuzzOptions {
         program,
         seed: opts.seed,
-        limit: Limit::Time(time),
+        limit,
         out_dir: out.to_path_buf(),
         timeout: opts.timeout,
         jobs: opts.jobs,
@@ -372,8 +372,13 @@ fn run_fuzz(
         contain: Default::default(),
     };
     let mut report = Vec::new();
+    let (time, cases) = match limit {
+        Limit::Time(time) => (time, None),
+        Limit::Cases(cases) => (Duration::ZERO, Some(cases)),
+    };
     let run = FuzzRun {
         time,
+        cases,
         seed: opts.seed,
         assignment_only: hangs,
         ..FuzzRun::default()

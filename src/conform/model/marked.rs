@@ -32,6 +32,8 @@ pub struct Marked {
     pub not_read: Vec<NotRead>,
     /// The suite it was marked against.
     pub suite: SuiteUsed,
+    /// The program and the options it was marked with.
+    pub made_with: MadeWith,
     /// Whether and how it compiled.
     pub build: Build,
     /// Each restriction broken, in the order of [`Restriction::ALL`].
@@ -110,6 +112,28 @@ impl SuiteUsed {
             self.cases,
             self.hash_text()
         )
+    }
+}
+
+/// What a report was made with: with the suite's hash, all it takes to
+/// make the same marks again.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct MadeWith {
+    /// `gomoku-mist 0.1.0`: the version fixes every default.
+    pub program: String,
+    /// The options of `mark` as given, each shown as a shell would take
+    /// it back; the defaults are the program's.
+    pub options: Vec<String>,
+}
+
+impl MadeWith {
+    /// The program and its options, in a line.
+    pub fn said(&self) -> String {
+        if self.options.is_empty() {
+            format!("{}, the default options", self.program)
+        } else {
+            format!("{}, mark {}", self.program, self.options.join(" "))
+        }
     }
 }
 
@@ -253,9 +277,13 @@ pub struct Failure {
 /// The fuzzing of a submission.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct FuzzRun {
-    /// The budget.
+    /// The time it was given (`--fuzz-time`); zero when it was given a
+    /// number of sessions instead.
     #[serde(rename = "seconds", serialize_with = "seconds")]
     pub time: Duration,
+    /// The number of sessions it was given (`--fuzz-cases`), if it was:
+    /// then the same on any machine, however loaded.
+    pub cases: Option<u64>,
     /// The seed.
     pub seed: u64,
     /// How many sessions ran.
@@ -480,13 +508,14 @@ impl Serialize for Marked {
                 broken: self.broken_of(rule).collect(),
             })
             .collect();
-        let mut r = s.serialize_struct("Marked", 17)?;
+        let mut r = s.serialize_struct("Marked", 18)?;
         r.serialize_field("name", &self.name)?;
         r.serialize_field("folder", &folder)?;
         r.serialize_field("note", NOT_OFFICIAL)?;
         r.serialize_field("not_read", &not_read)?;
         r.serialize_field("folder_read", &self.folder_not_read().is_none())?;
         r.serialize_field("suite", &self.suite)?;
+        r.serialize_field("made_with", &self.made_with)?;
         r.serialize_field("compiles", &self.build.compiled)?;
         r.serialize_field("compiles_only_with_vla_allowed", &self.build.relaxed)?;
         r.serialize_field("compile_command", &self.build.command)?;

@@ -20,6 +20,7 @@ pub fn page(m: &Marked) -> String {
     let _ = writeln!(out, "== {} ({})", m.name, m.folder.display());
     let _ = writeln!(out, "{NOT_OFFICIAL}");
     let _ = writeln!(out, "suite: {}", m.suite.said());
+    let _ = writeln!(out, "made with: {}", m.made_with.said());
     for (_, text) in sections(m) {
         out.push_str(&text);
     }
@@ -175,22 +176,26 @@ fn write_correctness(out: &mut String, m: &Marked) {
     write_failures(out, &c.failures);
     match &c.fuzz {
         None => {
-            let _ = writeln!(out, "  fuzzing: not run (--fuzz-time 0)");
+            let _ = writeln!(out, "  fuzzing: not run (--fuzz-time 0 or --fuzz-cases 0)");
         }
         Some(f) => {
-            let _ = writeln!(
-                out,
-                "  fuzzing for {:?} (seed {}{}): {} sessions; {}",
-                f.time,
-                f.seed,
-                if f.assignment_only {
-                    ", sessions that end with term or the game's end"
-                } else {
-                    ""
-                },
-                f.sessions,
-                f.verdict
-            );
+            let only = if f.assignment_only {
+                ", sessions that end with term or the game's end"
+            } else {
+                ""
+            };
+            let _ = match f.cases {
+                Some(cases) => writeln!(
+                    out,
+                    "  fuzzing {cases} sessions (seed {}{only}): {} run; {}",
+                    f.seed, f.sessions, f.verdict
+                ),
+                None => writeln!(
+                    out,
+                    "  fuzzing for {:?} (seed {}{only}): {} sessions; {}",
+                    f.time, f.seed, f.sessions, f.verdict
+                ),
+            };
             for group in &f.groups {
                 let _ = writeln!(out, "    {group}");
             }
@@ -396,6 +401,7 @@ pub fn summary(all: &[Marked]) -> String {
     );
     if let Some(m) = all.first() {
         let _ = writeln!(out, "suite: {}", m.suite.said());
+        let _ = writeln!(out, "made with: {}", m.made_with.said());
     }
     out
 }

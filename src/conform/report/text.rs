@@ -242,3 +242,62 @@ pub fn autograder_written(zip: &std::path::Path, bytes: u64, suite_files: usize)
         bytes as f64 / 1e6,
     )
 }
+
+/// A time in the words of a progress line: `45 s`, `12 min 5 s`,
+/// `3 h 20 min`.
+pub fn duration_words(d: std::time::Duration) -> String {
+    let s = d.as_secs() + u64::from(d.subsec_nanos() >= 500_000_000);
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 if s % 60 == 0 => format!("{} min", s / 60),
+        60..3600 => format!("{} min {} s", s / 60, s % 60),
+        _ if s / 60 % 60 == 0 => format!("{} h", s / 3600),
+        _ => format!("{} h {} min", s / 3600, s / 60 % 60),
+    }
+}
+
+/// The line before a class is marked: how long a submission can take at
+/// worst, and of what.
+pub fn budget(b: &crate::conform::mark::Budget, submissions: usize, at_once: usize) -> String {
+    let words = duration_words;
+    let mut parts = vec![
+        format!("compiling {} (twice at worst)", words(b.compile)),
+        format!("{} cases × {}", b.cases, words(b.timeout)),
+    ];
+    if !b.fuzz.is_zero() {
+        parts.push(format!("fuzzing {}", words(b.fuzz)));
+    }
+    if b.memory_cases > 0 {
+        parts.push(format!(
+            "{} memory runs × {}",
+            b.memory_cases,
+            words(b.memory_run)
+        ));
+    }
+    let each = if submissions == 1 {
+        "1 submission".to_owned()
+    } else {
+        format!("{submissions} submissions, {at_once} at a time, each")
+    };
+    format!(
+        "marking {each} within {} at worst: {}",
+        words(b.total()),
+        parts.join(", ")
+    )
+}
+
+/// The line a log gets as a submission finishes: how far, and about how
+/// long is left at the pace so far.
+pub fn marked_line(done: usize, total: usize, name: &str, elapsed: std::time::Duration) -> String {
+    let left = total.saturating_sub(done);
+    let estimate = if left == 0 {
+        "done".to_owned()
+    } else {
+        let pace = elapsed.div_f64(done.max(1) as f64);
+        format!("about {} left", duration_words(pace.mul_f64(left as f64)))
+    };
+    format!(
+        "[{done} of {total} marked] {name} after {}; {estimate}",
+        duration_words(elapsed)
+    )
+}
