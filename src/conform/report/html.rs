@@ -46,9 +46,11 @@ padding:0 1rem;line-height:1.4;color:#111}h1{font-size:1.4rem}h2{font-size:1.1re
 border-bottom:1px solid #999;margin-top:1.5rem}pre{white-space:pre-wrap;overflow-wrap:anywhere;\
 background:#f5f5f5;padding:.5rem;border:1px solid #ddd;font-size:.85rem}\
 table{border-collapse:collapse;width:100%}th,td{border:1px solid #bbb;padding:.2rem .4rem;\
-text-align:left;vertical-align:top}th{background:#eee}td.n{text-align:right}\
+text-align:left;vertical-align:top}table.marks td:last-child{overflow-wrap:anywhere}\
+th{background:#eee}td.n{text-align:right}\
 .lost{font-weight:bold}.exp{background:#e6f4e6}.got{background:#fbe3e3;font-weight:bold}\
-.note{color:#444;font-style:italic}svg{width:100%;max-width:34rem;height:auto}\
+.note{color:#444;font-style:italic}figure{overflow-x:auto;margin:1rem 0}\
+svg{width:100%;max-width:36rem;height:auto}\
 th button{all:unset;cursor:pointer}.wide{overflow-x:auto}\
 @media print{@page{size:A4;margin:15mm}body{max-width:none}pre{font-size:8pt}}";
 
@@ -98,17 +100,20 @@ pub fn student(m: &Marked) -> String {
     let mut body = String::new();
     let _ = writeln!(
         body,
-        "<h1>{}: {} of {}</h1>\n<p class=\"note\">{}</p>\n<p>suite: {}</p>",
+        "<h1>{}: {} of {}</h1>\n<p class=\"note\">{}</p>\n<p>suite: {}<br>made with: {}</p>",
         escape(&m.name),
         m.marks.total,
         m.marks.max,
         escape(NOT_OFFICIAL),
-        escape(&m.suite.said())
+        escape(&m.suite.said()),
+        escape(&m.made_with.said())
     );
     if let Some(why) = &m.marks.zeroed {
         let _ = writeln!(body, "<p class=\"lost\">zero: {}</p>", escape(why));
     }
-    body.push_str("<table>\n<tr><th>part</th><th>score</th><th>of</th><th>based on</th></tr>\n");
+    body.push_str(
+        "<table class=\"marks\">\n<tr><th>part</th><th>score</th><th>of</th><th>based on</th></tr>\n",
+    );
     for part in &m.marks.parts {
         let lost = if m.marks.counted(part) < part.max {
             " class=\"lost\""
@@ -134,15 +139,21 @@ pub fn student(m: &Marked) -> String {
 /// A histogram of `values` (each from 0 to `max`) in [`BINS`] bars, as
 /// SVG with its title and the count above each bar.
 fn histogram(title: &str, values: &[f64], max: f64) -> String {
-    let mut counts = [0usize; BINS];
+    // A bar for each tenth of the mark, from its lower end up to, not
+    // including, the next; then one for the full mark alone, which a
+    // marker looks for first.
+    let mut counts = [0usize; BINS + 1];
     for &v in values {
         let share = if max > 0.0 { v / max } else { 0.0 };
-        // The top bar holds the full mark too.
-        let bin = ((share * BINS as f64) as usize).min(BINS - 1);
+        let bin = if share >= 1.0 {
+            BINS
+        } else {
+            ((share * BINS as f64) as usize).min(BINS - 1)
+        };
         counts[bin] += 1;
     }
     let most = counts.iter().copied().max().unwrap_or(0).max(1);
-    let (w, h, bar) = (440, 160, 40);
+    let (w, h, bar) = (20 + (BINS + 1) * 40, 160, 40);
     let mut svg = format!(
         "<figure><svg viewBox=\"0 0 {w} {}\" role=\"img\" aria-label=\"{}\">\n",
         h + 40,
@@ -155,30 +166,41 @@ fn histogram(title: &str, values: &[f64], max: f64) -> String {
         let _ = writeln!(
             svg,
             "<rect x=\"{x}\" y=\"{y}\" width=\"{}\" height=\"{height}\" fill=\"#4a6fa5\" \
-             stroke=\"#000\"/><text x=\"{}\" y=\"{}\" font-size=\"11\" \
+             stroke=\"#000\"/><text x=\"{}\" y=\"{}\" font-size=\"12\" \
              text-anchor=\"middle\">{n}</text>",
             bar - 4,
             x + (bar - 4) / 2,
             y.saturating_sub(3),
         );
-        let from = max * i as f64 / BINS as f64;
+        // The marks at the bars' edges, as on any histogram's axis; the
+        // last bar is the full mark's own.
         let _ = writeln!(
             svg,
-            "<text x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\">{}</text>",
-            x + (bar - 4) / 2,
-            h + 14,
-            round(from)
+            "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\">{}</text>",
+            x.saturating_sub(2),
+            h + 16,
+            round(max * i as f64 / BINS as f64),
         );
+        if i == BINS {
+            let _ = writeln!(
+                svg,
+                "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\">full</text>",
+                x + (bar - 4) / 2,
+                h + 32,
+            );
+        }
     }
     let _ = writeln!(
         svg,
         "<line x1=\"18\" y1=\"{h}\" x2=\"{}\" y2=\"{h}\" stroke=\"#000\"/>",
-        20 + BINS * bar
+        20 + (BINS + 1) * bar
     );
     let _ = writeln!(
         svg,
-        "</svg><figcaption>{} (bars from 0 to {max}; the count above each)</figcaption></figure>",
-        escape(title)
+        "</svg><figcaption>{} (each bar from the mark at its left edge up to, not including, \
+         the one at its right; the last, the full mark {}; the count above each)</figcaption></figure>",
+        escape(title),
+        round(max)
     );
     svg
 }
@@ -253,7 +275,12 @@ pub fn class(all: &[Marked]) -> String {
         escape(NOT_OFFICIAL)
     );
     if let Some(m) = all.first() {
-        let _ = writeln!(body, "<p>suite: {}</p>", escape(&m.suite.said()));
+        let _ = writeln!(
+            body,
+            "<p>suite: {}<br>made with: {}</p>",
+            escape(&m.suite.said()),
+            escape(&m.made_with.said())
+        );
     }
     body.push_str("<h2>How the marks spread</h2>\n");
     let totals: Vec<f64> = all.iter().map(|m| m.marks.total).collect();
@@ -489,10 +516,41 @@ mod tests {
     }
 
     #[test]
-    fn the_histogram_counts_each_value_once_the_full_mark_in_the_top_bar() {
-        let svg = histogram("totals", &[0.0, 5.0, 10.0, 10.0], 10.0);
-        assert_eq!(svg.matches("<rect").count(), BINS);
-        // The top bar is as tall as the chart allows: two of the four.
-        assert!(svg.contains(">2</text>"), "{svg}");
+    fn the_histogram_counts_each_value_once_the_full_mark_in_a_bar_of_its_own() {
+        // Each bar's count above it, then the mark at its left edge; the
+        // last bar, the full mark's, also says so.
+        fn texts(svg: &str) -> Vec<&str> {
+            let pieces: Vec<&str> = svg.split("</text>").collect();
+            (pieces[..pieces.len() - 1].iter())
+                .filter_map(|t| t.rsplit_once('>'))
+                .map(|(_, text)| text)
+                .collect()
+        }
+        let svg = histogram("totals", &[0.0, 5.0, 8.0, 8.23, 9.5, 10.0, 10.0], 10.0);
+        assert_eq!(svg.matches("<rect").count(), BINS + 1);
+        let shown = texts(&svg);
+        let counts: Vec<&str> = shown.iter().step_by(2).take(BINS + 1).copied().collect();
+        assert_eq!(
+            counts,
+            ["1", "0", "0", "0", "0", "1", "0", "0", "2", "1", "2"],
+            "{svg}"
+        );
+        let edges: Vec<&str> = shown
+            .iter()
+            .skip(1)
+            .step_by(2)
+            .take(BINS + 1)
+            .copied()
+            .collect();
+        assert_eq!(
+            edges,
+            ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"],
+            "{svg}"
+        );
+        assert_eq!(shown.last(), Some(&"full"));
+        // 8 of 8 is the full mark, not "7.2 and up".
+        let eight = histogram("correctness", &[8.0], 8.0);
+        let eight = texts(&eight);
+        assert_eq!(eight[18..], ["0", "7.2", "1", "8", "full"], "{eight:?}");
     }
 }
