@@ -48,7 +48,10 @@ background:#f5f5f5;padding:.5rem;border:1px solid #ddd;font-size:.85rem}\
 table{border-collapse:collapse;width:100%}th,td{border:1px solid #bbb;padding:.2rem .4rem;\
 text-align:left;vertical-align:top}table.marks td:last-child{overflow-wrap:anywhere}\
 th{background:#eee}td.n{text-align:right}\
-.lost{font-weight:bold}.exp{background:#e6f4e6}.got{background:#fbe3e3;font-weight:bold}\
+.lost{font-weight:bold}.exp{background:#e6f4e6}.got{background:#fbe3e3}\
+table.diff{table-layout:fixed;margin:-.5rem 0 .5rem}table.diff td{white-space:pre-wrap;\
+overflow-wrap:anywhere;font-size:.85rem}mark{background:#ffd54f;outline:1px solid #000;\
+font-weight:bold}\
 .note{color:#444;font-style:italic}figure{overflow-x:auto;margin:1rem 0}\
 svg{width:100%;max-width:36rem;height:auto}\
 th button{all:unset;cursor:pointer}.wide{overflow-x:auto}\
@@ -64,34 +67,97 @@ fn document(title: &str, body: &str) -> String {
     )
 }
 
-/// A section of the text page as preformatted text, the diff's lines
-/// marked: `expected |` as expected, `got |` as what differs.
+/// A section of the text page as preformatted text, with each diff's
+/// pair of lines (`expected |` then `got      |` or `test's   |`) taken
+/// out of it and shown side by side, the differing part of each marked.
 fn section(out: &mut String, heading: &str, text: &str) {
     if text.trim().is_empty() {
         return;
     }
-    let _ = write!(out, "<h2>{}</h2>\n<pre>", escape(heading));
-    for line in cut(text).lines() {
-        let trimmed = line.trim_start();
-        let class = if trimmed.starts_with("expected |") {
-            Some("exp")
-        } else if trimmed.starts_with("got      |") || trimmed.starts_with("got |") {
-            Some("got")
-        } else if trimmed.starts_with("FAIL ") || trimmed.contains("ERRORS") {
-            Some("lost")
-        } else {
-            None
-        };
-        match class {
-            Some(c) => {
-                let _ = writeln!(out, "<span class=\"{c}\">{}</span>", escape(line));
-            }
-            None => {
-                let _ = writeln!(out, "{}", escape(line));
-            }
+    let _ = writeln!(out, "<h2>{}</h2>", escape(heading));
+    let text = cut(text);
+    let lines: Vec<&str> = text.lines().collect();
+    let mut pre = String::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let pair = lines.get(i + 1).and_then(|next| diff_pair(lines[i], next));
+        if let Some((expected, got, label)) = pair {
+            flush_pre(out, &mut pre);
+            side_by_side(out, expected, got, label);
+            i += 2;
+            continue;
         }
+        let line = lines[i];
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("FAIL ") || trimmed.contains("ERRORS") {
+            let _ = writeln!(pre, "<span class=\"lost\">{}</span>", escape(line));
+        } else {
+            let _ = writeln!(pre, "{}", escape(line));
+        }
+        i += 1;
     }
-    out.push_str("</pre>\n");
+    flush_pre(out, &mut pre);
+}
+
+/// Each of fuzzing's findings in full, as `fuzz` writes it: its example,
+/// how the run differs and the case file; the text page lists only their
+/// headings.
+fn fuzz_findings(m: &Marked) -> String {
+    let findings = m
+        .correctness
+        .iter()
+        .flat_map(|c| &c.fuzz)
+        .flat_map(|f| &f.findings);
+    let mut text = Vec::new();
+    for (i, finding) in findings.enumerate() {
+        let _ = super::text::finding(&mut text, i + 1, finding);
+    }
+    String::from_utf8_lossy(&text).trim_start().to_owned()
+}
+
+/// The two sides of a diff, if `first` and `second` are its lines, and
+/// what the second side is called.
+fn diff_pair<'a>(first: &'a str, second: &'a str) -> Option<(&'a str, &'a str, &'static str)> {
+    let expected = first.trim_start().strip_prefix("expected | ")?;
+    let second = second.trim_start();
+    if let Some(got) = second.strip_prefix("got      | ") {
+        Some((expected, got, "got"))
+    } else {
+        second
+            .strip_prefix("test's   | ")
+            .map(|got| (expected, got, "the test's"))
+    }
+}
+
+fn flush_pre(out: &mut String, pre: &mut String) {
+    if !pre.is_empty() {
+        let _ = writeln!(out, "<pre>{}</pre>", pre.trim_end_matches('\n'));
+        pre.clear();
+    }
+}
+
+/// A diff's two lines side by side, the part where they differ (between
+/// their common start and common end) marked in each.
+fn side_by_side(out: &mut String, expected: &str, got: &str, label: &str) {
+    let (a, b): (Vec<char>, Vec<char>) = (expected.chars().collect(), got.chars().collect());
+    let start = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let end = (a[start..].iter().rev())
+        .zip(b[start..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let marked = |chars: &[char]| {
+        let text = |range: &[char]| escape(&range.iter().collect::<String>());
+        let (head, rest) = chars.split_at(start);
+        let (middle, tail) = rest.split_at(rest.len() - end);
+        format!("{}<mark>{}</mark>{}", text(head), text(middle), text(tail))
+    };
+    let _ = writeln!(
+        out,
+        "<table class=\"diff\"><tr><th>expected</th><th>{label}</th></tr>\
+         <tr><td class=\"exp\"><code>{}</code></td><td class=\"got\"><code>{}</code></td></tr></table>",
+        marked(&a),
+        marked(&b)
+    );
 }
 
 /// The student's page: the marks first, with what each lost, then each
@@ -132,6 +198,9 @@ pub fn student(m: &Marked) -> String {
     body.push_str("</table>\n");
     for (heading, text) in page::sections(m) {
         section(&mut body, heading, &text);
+        if heading == "Correctness" {
+            section(&mut body, "What fuzzing found", &fuzz_findings(m));
+        }
     }
     document(&format!("{}: marks", m.name), &body)
 }
@@ -494,7 +563,10 @@ mod tests {
             page.contains("&lt;/pre&gt;&lt;script&gt;alert(2)"),
             "{page}"
         );
-        assert!(page.contains("<span class=\"got\">"), "{page}");
+        assert!(
+            page.contains("<td class=\"got\"><code><mark>&lt;/pre&gt;&lt;img"),
+            "{page}"
+        );
         let class = class(std::slice::from_ref(&m));
         assert!(
             class.contains("href=\"%3Cscript%3Ealert%281%29%3C%2Fscript%3E/report.html\""),
@@ -512,6 +584,37 @@ mod tests {
             page.contains("… cut at 65536 bytes of 6553"),
             "{}",
             &page[page.len() - 300..]
+        );
+    }
+
+    #[test]
+    fn a_diff_is_shown_side_by_side_with_the_differing_part_marked() {
+        let mut out = String::new();
+        let text = "FAIL a.in\n    line 1   | x\n    expected | Invalid coordinate⏎\n    \
+                    got      | Invalid!⏎\n  next\n    expected | B⏎\n    test's   | B⏎<\n";
+        section(&mut out, "Correctness", text);
+        assert_eq!(out.matches("<table class=\"diff\">").count(), 2, "{out}");
+        assert!(
+            out.contains(
+                "<td class=\"exp\"><code>Invalid<mark> coordinate</mark>⏎</code></td>\
+                 <td class=\"got\"><code>Invalid<mark>!</mark>⏎</code></td>"
+            ),
+            "{out}"
+        );
+        // The student's test is named as such; what one side lacks is an
+        // empty mark there.
+        assert!(out.contains("<th>the test's</th>"), "{out}");
+        assert!(
+            out.contains(
+                "<code>B⏎<mark></mark></code></td><td class=\"got\"><code>B⏎<mark>&lt;</mark>"
+            ),
+            "{out}"
+        );
+        // The lines around stay preformatted, in order.
+        let fail = out.find("FAIL a.in").expect("FAIL");
+        let next = out.find("  next").expect("next");
+        assert!(
+            fail < out.find("Invalid").expect("diff") && out.find("Invalid").expect("diff") < next
         );
     }
 
