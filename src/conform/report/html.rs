@@ -25,20 +25,17 @@ const TEXT_CUT: usize = 64 * 1024;
 /// Bars of a histogram of marks.
 const BINS: usize = 10;
 
-/// At most [`TEXT_CUT`] bytes of `text`, cut at a character, saying so.
-fn cut(text: &str) -> String {
+/// At most [`TEXT_CUT`] bytes of `text`, cut at a character, and
+/// whether it was cut.
+fn cut(text: &str) -> (&str, bool) {
     if text.len() <= TEXT_CUT {
-        return text.to_owned();
+        return (text, false);
     }
     let mut end = TEXT_CUT;
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    format!(
-        "{}\n… cut at {TEXT_CUT} bytes of {}: the JSON report holds it all",
-        &text[..end],
-        text.len()
-    )
+    (&text[..end], true)
 }
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:60rem;margin:1rem auto;\
@@ -75,8 +72,8 @@ fn section(out: &mut String, heading: &str, text: &str) {
         return;
     }
     let _ = writeln!(out, "<h2>{}</h2>", escape(heading));
-    let text = cut(text);
-    let lines: Vec<&str> = text.lines().collect();
+    let (shown, was_cut) = cut(text);
+    let lines: Vec<&str> = shown.lines().collect();
     let mut pre = String::new();
     let mut i = 0;
     while i < lines.len() {
@@ -97,6 +94,16 @@ fn section(out: &mut String, heading: &str, text: &str) {
         i += 1;
     }
     flush_pre(out, &mut pre);
+    if was_cut {
+        // The page stays small whatever a program printed: the rest is in
+        // the files beside it, which `--out` writes.
+        let _ = writeln!(
+            out,
+            "<p class=\"note\">… cut at {TEXT_CUT} bytes of {}: <a href=\"report.txt\">report.txt</a> \
+             and <a href=\"report.json\">report.json</a> hold it all</p>",
+            text.len()
+        );
+    }
 }
 
 /// Each of fuzzing's findings in full, as `fuzz` writes it: its example,
@@ -581,7 +588,8 @@ mod tests {
         let page = student(&m);
         assert!(page.len() < 3 * TEXT_CUT, "{}", page.len());
         assert!(
-            page.contains("… cut at 65536 bytes of 6553"),
+            page.contains("… cut at 65536 bytes of 6553")
+                && page.contains(": <a href=\"report.txt\">report.txt</a> and"),
             "{}",
             &page[page.len() - 300..]
         );
