@@ -44,7 +44,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use super::model::{Build, Correctness, MadeWith, Marked, MarkedClass, NotRead};
+use super::model::{Budget, Build, Correctness, MadeWith, Marked, MarkedClass, NotRead};
 use super::report::{csv, gradescope, html, json, junit, page, text};
 use compile::Compiler;
 use memory::MemoryOptions;
@@ -142,34 +142,6 @@ pub fn budget(opts: &MarkOptions, cases: usize) -> Budget {
         memory: memory_run.saturating_mul(count(memory_cases)),
         memory_cases,
         memory_run,
-    }
-}
-
-/// [`budget`]'s parts, for the line printed before a class is marked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Budget {
-    /// Building it (and once more with VLAs allowed, at worst).
-    pub compile: Duration,
-    /// The suite's cases, each up to the timeout.
-    pub suite: Duration,
-    /// How many cases.
-    pub cases: usize,
-    /// The timeout of a run.
-    pub timeout: Duration,
-    /// The fuzzing: its time, or its sessions each up to the timeout.
-    pub fuzz: Duration,
-    /// The runs under the memory checker.
-    pub memory: Duration,
-    /// How many.
-    pub memory_cases: usize,
-    /// Each one's limit.
-    pub memory_run: Duration,
-}
-
-impl Budget {
-    /// The whole of it.
-    pub fn total(&self) -> Duration {
-        self.compile.saturating_mul(2) + self.suite + self.fuzz + self.memory
     }
 }
 

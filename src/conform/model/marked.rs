@@ -137,6 +137,36 @@ impl MadeWith {
     }
 }
 
+/// The most a submission's marking can take, in parts
+/// ([`crate::conform::mark::budget`]), for the line printed before a
+/// class is marked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Building it (and once more with VLAs allowed, at worst).
+    pub compile: Duration,
+    /// The suite's cases, each up to the timeout.
+    pub suite: Duration,
+    /// How many cases.
+    pub cases: usize,
+    /// The timeout of a run.
+    pub timeout: Duration,
+    /// The fuzzing: its time, or its sessions each up to the timeout.
+    pub fuzz: Duration,
+    /// The runs under the memory checker.
+    pub memory: Duration,
+    /// How many.
+    pub memory_cases: usize,
+    /// Each one's limit.
+    pub memory_run: Duration,
+}
+
+impl Budget {
+    /// The whole of it.
+    pub fn total(&self) -> Duration {
+        self.compile.saturating_mul(2) + self.suite + self.fuzz + self.memory
+    }
+}
+
 /// How the compiler did.
 #[derive(Clone, Debug, Default)]
 pub struct Build {

@@ -258,7 +258,7 @@ pub fn duration_words(d: std::time::Duration) -> String {
 
 /// The line before a class is marked: how long a submission can take at
 /// worst, and of what.
-pub fn budget(b: &crate::conform::mark::Budget, submissions: usize, at_once: usize) -> String {
+pub fn budget(b: &crate::conform::model::Budget, submissions: usize, at_once: usize) -> String {
     let words = duration_words;
     let mut parts = vec![
         format!("compiling {} (twice at worst)", words(b.compile)),
