@@ -208,10 +208,18 @@ memory part then scores nothing",
         )
         .preset(Preset::Said("no limit")),
         Opt::value("--weights", "WEIGHTS", |o, v| {
-            v.read(Weights::parse).map(|w| o.weights = w)
+            let decisions = o.weights.decisions;
+            v.read(Weights::parse)
+                .map(|w| o.weights = Weights { decisions, ..w })
         })
         .doc("what each part is worth, 0 for not counted, e.g.\ncorrectness=8,tests=2,memory=1")
         .preset(Preset::Value(score::COURSE)),
+        Opt::flag("--score-decisions", |o| o.weights.decisions = true).doc(
+            "score correctness on every case, those that depend on
+this contract's decisions (what to do at end of
+input, odd bytes, ...) too, not only those the
+assignment's rules alone decide",
+        ),
         Opt::value("--format", "FORMAT", |o, v| {
             v.choice(FORMATS).map(|f| o.format = f)
         })

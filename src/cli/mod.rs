@@ -389,7 +389,7 @@ fuzz --program=./p => limit: Cases(1000), out_dir: "fuzz-failures", timeout: 5s
 fuzz --program=./a.out --seed 7 --time=2.5 --out d => ["./a.out"], seed: 7, limit: Time(2.5s), out_dir: "d"
 mark a => source: "gitm.c", compiler: Compiler { cc: ["gcc"], cflags: ["-std=c11", "-Wall", "-Werror=vla", "-O1"] }
 mark a => suite: BuiltIn | fuzz: Some(Time(30s)), seed: 1 | checker: Auto, cases: 20, timeout: 5s | limit_kib: None
-mark a => weights: Weights { correctness: 8.0, tests: 2.0, memory: 0.0 }, format: Text, out_dir: None | isolate: true
+mark a => weights: Weights { correctness: 8.0, tests: 2.0, memory: 0.0, decisions: false }, format: Text, out_dir: None | isolate: true
 mark --jobs 3 --timeout 0.001 a => timeout: 1ms, jobs: 3, fuzz | timeout: 1ms, jobs: 3, limit | jobs: 3, contain
 mark --fuzz-time 0 --tests /nonexistent/golden a => suite: Folder("/nonexistent/golden") | fuzz: None
 "#;

@@ -7,7 +7,8 @@
 //!   of those whose expected output the assignment's rules alone decide
 //!   (a case that depends on a decision of this contract, such as what to
 //!   do at end of input, is reported but not scored: the student was
-//!   never told). Fuzzing is reported, not scored: the same program gets
+//!   never told; `--score-decisions` scores them too). Fuzzing is
+//!   reported, not scored: the same program gets
 //!   the same mark on every run.
 //! - tests: the weight times the share of the assignment's scenarios
 //!   (`cover`'s, rules only) that the student's right tests cover.
@@ -28,6 +29,10 @@ pub struct Weights {
     pub tests: f64,
     /// No memory errors.
     pub memory: f64,
+    /// Whether correctness scores the cases that depend on this
+    /// contract's decisions too (`--score-decisions`), not only those the
+    /// assignment's rules alone decide.
+    pub decisions: bool,
 }
 
 /// The course's weights, as `--weights` takes them: the default.
@@ -39,6 +44,7 @@ impl Default for Weights {
             correctness: 0.0,
             tests: 0.0,
             memory: 0.0,
+            decisions: false,
         };
         none.with(COURSE).unwrap_or(none)
     }
@@ -95,7 +101,8 @@ fn share(part: usize, whole: usize) -> f64 {
 /// out, and so is memory when no checker could run.
 pub fn marks(marked: &Marked, weights: &Weights) -> Marks {
     let parts: Vec<Part> = [
-        (weights.correctness > 0.0).then(|| correctness(marked, weights.correctness)),
+        (weights.correctness > 0.0)
+            .then(|| correctness(marked, weights.correctness, weights.decisions)),
         (weights.tests > 0.0).then(|| tests(marked, weights.tests)),
         (weights.memory > 0.0)
             .then(|| memory(marked, weights.memory))
@@ -125,21 +132,31 @@ fn none(id: &'static str, max: f64, basis: &str) -> Part {
     }
 }
 
-/// Correctness, worth `w`: the share of the rules' cases passed.
-fn correctness(marked: &Marked, w: f64) -> Part {
+/// Correctness, worth `w`: the share of the rules' cases passed (and of
+/// the decisions' too, when they are scored).
+fn correctness(marked: &Marked, w: f64, decisions: bool) -> Part {
     let Some(c) = &marked.correctness else {
         return none("correctness", w, "not run: the program did not compile");
     };
     let Tally { passed, run } = c.rules;
+    let (passed, run, which) = if decisions {
+        (
+            passed + c.decisions.passed,
+            run + c.decisions.run,
+            ", those that depend on this contract's decisions included (--score-decisions)",
+        )
+    } else {
+        (
+            passed,
+            run,
+            " whose expected output the assignment's rules alone decide",
+        )
+    };
     Part {
         id: "correctness",
         score: round(w * share(passed, run)),
         max: w,
-        basis: format!(
-            "{w} × {passed}/{run}: the cases of {} whose expected output the \
-             assignment's rules alone decide",
-            c.suite
-        ),
+        basis: format!("{w} × {passed}/{run}: the cases of {}{which}", c.suite),
     }
 }
 
@@ -215,7 +232,7 @@ fn zeroed(marked: &Marked) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::conform::model::{Build, Memory, Tool};
+    use crate::conform::model::{Build, Correctness, Memory, Tool};
 
     #[test]
     fn memory_over_the_peak_limit_scores_nothing_and_says_why() {
@@ -257,6 +274,41 @@ mod tests {
     }
 
     #[test]
+    fn decisions_are_scored_only_when_asked() {
+        let marked = Marked {
+            correctness: Some(Correctness {
+                rules: Tally { passed: 9, run: 10 },
+                decisions: Tally { passed: 0, run: 10 },
+                suite: "s".into(),
+                ..Correctness::default()
+            }),
+            ..Marked::default()
+        };
+        let correctness = |weights: Weights| {
+            let marks = marks(&marked, &weights);
+            let part = marks.parts.into_iter().find(|p| p.id == "correctness");
+            part.map(|p| (p.score, p.basis))
+        };
+        let rules = Weights::default();
+        let (score, basis) = correctness(rules).expect("correctness");
+        assert_eq!(score, 7.2);
+        assert!(
+            basis.starts_with("8 × 9/10: the cases of s whose"),
+            "{basis}"
+        );
+        let all = Weights {
+            decisions: true,
+            ..rules
+        };
+        let (score, basis) = correctness(all).expect("correctness");
+        assert_eq!(score, 3.6);
+        assert!(
+            basis.starts_with("8 × 9/20: the cases of s, those that depend"),
+            "{basis}"
+        );
+    }
+
+    #[test]
     fn weights_name_their_parts() {
         let why = |text| Weights::parse(text).map_err(|e| e.to_string());
         assert_eq!(Weights::parse(""), Ok(Weights::default()));
@@ -265,7 +317,8 @@ mod tests {
             Ok(Weights {
                 correctness: 10.0,
                 tests: 0.0,
-                memory: 1.0
+                memory: 1.0,
+                decisions: false,
             })
         );
         assert_eq!(
