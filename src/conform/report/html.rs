@@ -395,6 +395,12 @@ fn write_clauses(body: &mut String, all: &[Marked]) {
                 seen.push(key);
             }
         }
+        // A program still running at end of input is not run on the cases
+        // that end mid-game: it breaks EOF-EXIT all the same.
+        let eof = (Clause::EofExit.id(), true);
+        if c.not_run_at_end_of_input > 0 && !seen.contains(&eof) {
+            seen.push(eof);
+        }
         for (clause, decided) in seen {
             *if decided { &mut decisions } else { &mut rules }
                 .entry(clause)
@@ -548,6 +554,30 @@ mod tests {
             },
             ..Marked::default()
         }
+    }
+
+    #[test]
+    fn a_program_still_running_at_end_of_input_counts_under_eof_exit() {
+        let hangs = Marked {
+            name: "hangs".into(),
+            correctness: Some(Correctness {
+                not_run_at_end_of_input: 4,
+                ..Correctness::default()
+            }),
+            ..Marked::default()
+        };
+        let mut body = String::new();
+        write_clauses(&mut body, &[hangs]);
+        let decisions = body
+            .split("decisions not followed")
+            .nth(1)
+            .expect("decisions");
+        assert!(
+            decisions.contains("<tr><td>EOF-EXIT</td><td class=\"n\">1</td></tr>"),
+            "{body}"
+        );
+        let rules = body.split("decisions not followed").next().expect("rules");
+        assert!(rules.contains("<p>none</p>"), "{body}");
     }
 
     #[test]
