@@ -95,6 +95,15 @@ fn copy(from: &Path, to: &Path) {
     }
 }
 
+/// Runs `run_autograder` as Gradescope does for a submission: it always
+/// ends well, and leaves results.json, which is returned.
+fn graded(root: &Path) -> Value {
+    let run = script(root, "run_autograder");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    results(root)
+}
+
 fn results(root: &Path) -> Value {
     let text = fs::read_to_string(root.join("results/results.json")).expect("results.json");
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("results.json is JSON ({e}): {text}"))
@@ -160,13 +169,7 @@ fn the_autograder_zip_installs_and_marks_each_submission_under_autograder_root()
     // A correct submission: full marks, with the options the zip was made
     // with (the flags, the visibility, the bundled suite).
     submit(&root, "correct");
-    let run = script(&root, "run_autograder");
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let correct = results(&root);
+    let correct = graded(&root);
     assert_eq!(correct["score"], 10.0, "{correct:#}");
     assert_eq!(correct["visibility"], "after_due_date");
     let output = correct["output"].as_str().expect("output");
@@ -178,25 +181,13 @@ fn the_autograder_zip_installs_and_marks_each_submission_under_autograder_root()
 
     // One that allocates: a restriction broken, zero.
     submit(&root, "malloc");
-    let run = script(&root, "run_autograder");
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let malloc = results(&root);
+    let malloc = graded(&root);
     assert_eq!(malloc["score"], 0.0, "{malloc:#}");
 
     // Nothing submitted: marking cannot be done, and results.json says so
     // to the staff alone, never a zero the student sees as a mark.
     fs::remove_dir_all(root.join("submission")).expect("submission removed");
-    let run = script(&root, "run_autograder");
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let failed = results(&root);
+    let failed = graded(&root);
     assert_eq!(failed["visibility"], "hidden", "{failed:#}");
     let output = failed["output"].as_str().expect("output");
     assert!(
