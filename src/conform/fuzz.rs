@@ -356,7 +356,20 @@ impl<'o> Shared<'o> {
         // run alone. One run more a group is cheap.
         let before_end = self.deadline.is_none_or(|d| Instant::now() < d);
         if before_end {
-            let again = self.run(input, &expected, self.opts.timeout);
+            // A hang gets a longer run to prove it: a machine busy enough
+            // makes a right program miss the timeout once, and load alone
+            // must never make a finding.
+            // Within the time left, so that the budget holds.
+            let timeout = if finding.class == Class::Hang {
+                let left = (self.deadline).map_or(Duration::MAX, |d| {
+                    d.saturating_duration_since(Instant::now())
+                });
+                (self.opts.timeout.saturating_mul(HANG_PROOF))
+                    .clamp(self.opts.timeout, left.max(self.opts.timeout))
+            } else {
+                self.opts.timeout
+            };
+            let again = self.run(input, &expected, timeout);
             if report::compare(&expected, &again).is_none() {
                 lock(&self.flaky).insert(index, input.to_vec());
                 return;
@@ -365,6 +378,10 @@ impl<'o> Shared<'o> {
         add(&mut lock(&self.groups), finding);
     }
 }
+
+/// How many times the timeout a hang's second run gets, before it is
+/// filed as a finding.
+const HANG_PROOF: u32 = 4;
 
 /// Runs random cases for the whole budget, explains and groups the
 /// disagreements, shrinks one case of each group and reports them.

@@ -580,6 +580,32 @@ fn fuzz_reports_a_run_that_disagrees_once_apart_and_counts_it_not() {
     let _ = fs::remove_dir_all(dir);
 }
 
+/// A right program on a machine too busy for the timeout: every run takes
+/// 1.5 s of a 1 s timeout. Each hang is run again with four times the
+/// timeout before it is filed, so none is: load alone makes no finding.
+#[cfg(unix)]
+#[test]
+fn fuzz_files_no_hang_that_a_longer_run_does_not_prove() {
+    let dir = scratch("slow");
+    let script = format!("sleep 1.5; exec '{}' none", broken().display());
+    let program = ["sh", "-c", &script].map(OsString::from).to_vec();
+    let (outcome, report) = fuzz_with(
+        program,
+        1,
+        2,
+        Duration::from_secs(1),
+        &dir.join("out"),
+        false,
+    );
+    assert_eq!(outcome, Outcome::Passed, "{report}");
+    assert!(!report.contains("END-"), "no hang filed:\n{report}");
+    assert!(
+        report.contains("\nnot reproducible, not counted: case"),
+        "{report}"
+    );
+    let _ = fs::remove_dir_all(dir);
+}
+
 fn fuzz_as(bugs: &str, format: Format, out_dir: &Path) -> (Outcome, String) {
     let opts = FuzzOptions {
         program: with_bug(bugs),

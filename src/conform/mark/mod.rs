@@ -121,10 +121,10 @@ pub enum Progress<'a> {
 /// for the time the machine is too busy to run it at all.
 pub fn budget(opts: &MarkOptions, cases: usize) -> Budget {
     let timeout = opts.suite.timeout;
-    let fuzz = match opts.suite.fuzz {
-        None => Duration::ZERO,
-        Some(Limit::Time(time)) => time,
-        Some(Limit::Cases(n)) => timeout.saturating_mul(u32::try_from(n).unwrap_or(u32::MAX)),
+    let (fuzz, fuzz_sessions) = match opts.suite.fuzz {
+        None => (Duration::ZERO, None),
+        Some(Limit::Time(time)) => (time, None),
+        Some(Limit::Cases(n)) => (Duration::ZERO, Some(n)),
     };
     let memory_cases = match (opts.memory.checker, opts.memory.cases) {
         (memory::Checker::None, _) => 0,
@@ -139,6 +139,7 @@ pub fn budget(opts: &MarkOptions, cases: usize) -> Budget {
         cases,
         timeout,
         fuzz,
+        fuzz_sessions,
         memory: memory_run.saturating_mul(count(memory_cases)),
         memory_cases,
         memory_run,

@@ -150,8 +150,12 @@ pub struct Budget {
     pub cases: usize,
     /// The timeout of a run.
     pub timeout: Duration,
-    /// The fuzzing: its time, or its sessions each up to the timeout.
+    /// The fuzzing's time (`--fuzz-time`); zero when it is given a
+    /// number of sessions instead.
     pub fuzz: Duration,
+    /// The fuzzing's sessions (`--fuzz-cases`): as long as they take,
+    /// each run up to the timeout, and each failing one probed further.
+    pub fuzz_sessions: Option<u64>,
     /// The runs under the memory checker.
     pub memory: Duration,
     /// How many.

@@ -279,8 +279,12 @@ pub fn budget(b: &crate::conform::model::Budget, submissions: usize, at_once: us
     } else {
         format!("{submissions} submissions, {at_once} at a time, each")
     };
+    let sessions = match b.fuzz_sessions {
+        Some(n) => format!("; and fuzzing {n} sessions, as long as they take"),
+        None => String::new(),
+    };
     format!(
-        "marking {each} within {} at worst: {}",
+        "marking {each} within {} at worst: {}{sessions}",
         words(b.total()),
         parts.join(", ")
     )
@@ -300,4 +304,45 @@ pub fn marked_line(done: usize, total: usize, name: &str, elapsed: std::time::Du
         "[{done} of {total} marked] {name} after {}; {estimate}",
         duration_words(elapsed)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::conform::model::Budget;
+
+    #[test]
+    fn the_budget_bounds_what_it_can_and_says_what_it_cannot() {
+        let s = Duration::from_secs;
+        let mut b = Budget {
+            compile: s(120),
+            suite: s(45),
+            cases: 9,
+            timeout: s(5),
+            fuzz: s(30),
+            fuzz_sessions: None,
+            memory: s(200),
+            memory_cases: 2,
+            memory_run: s(100),
+        };
+        assert_eq!(
+            budget(&b, 15, 2),
+            "marking 15 submissions, 2 at a time, each within 8 min 35 s at worst: \
+             compiling 2 min (twice at worst), 9 cases × 5 s, fuzzing 30 s, \
+             2 memory runs × 1 min 40 s"
+        );
+        // A number of sessions takes what it takes: said, not counted.
+        (b.fuzz, b.fuzz_sessions) = (Duration::ZERO, Some(500));
+        assert_eq!(
+            budget(&b, 1, 1),
+            "marking 1 submission within 8 min 5 s at worst: compiling 2 min (twice at \
+             worst), 9 cases × 5 s, 2 memory runs × 1 min 40 s; and fuzzing 500 sessions, \
+             as long as they take"
+        );
+        assert_eq!(duration_words(s(3600)), "1 h");
+        assert_eq!(duration_words(s(4110)), "1 h 8 min");
+        assert_eq!(duration_words(Duration::from_millis(59_600)), "1 min");
+    }
 }
