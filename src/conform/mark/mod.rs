@@ -106,8 +106,6 @@ pub struct MarkOptions {
 
 /// Where [`mark`] says how far it is.
 pub enum Progress<'a> {
-    /// Nowhere.
-    Silent,
     /// A terminal: the budget, then one line, each overwriting the last,
     /// naming the submission being marked.
     Terminal(&'a mut dyn Write),
@@ -131,18 +129,14 @@ pub fn budget(opts: &MarkOptions, cases: usize) -> Budget {
         (_, 0) => cases,
         (_, n) => n.min(cases),
     };
-    let memory_run = timeout.saturating_mul(memory::VALGRIND_SLOWDOWN);
-    let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
     Budget {
         compile: compile::COMPILE_TIMEOUT,
-        suite: timeout.saturating_mul(count(cases)),
         cases,
         timeout,
         fuzz,
         fuzz_sessions,
-        memory: memory_run.saturating_mul(count(memory_cases)),
         memory_cases,
-        memory_run,
+        memory_run: timeout.saturating_mul(memory::VALGRIND_SLOWDOWN),
     }
 }
 
@@ -167,7 +161,8 @@ pub fn mark(
     let workers = opts.jobs.clamp(1, super::MAX_JOBS).min(total.max(1));
     let inner = (opts.jobs / workers).max(1);
     let started = Instant::now();
-    if let Progress::Terminal(p) | Progress::Lines(p) = &mut progress {
+    {
+        let (Progress::Terminal(p) | Progress::Lines(p)) = &mut progress;
         let line = text::budget(&budget(opts, suite.used.cases), total, workers);
         let _ = writeln!(p, "{line}");
         let _ = p.flush();

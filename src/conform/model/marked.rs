@@ -144,9 +144,7 @@ impl MadeWith {
 pub struct Budget {
     /// Building it (and once more with VLAs allowed, at worst).
     pub compile: Duration,
-    /// The suite's cases, each up to the timeout.
-    pub suite: Duration,
-    /// How many cases.
+    /// The suite's cases, each run up to the timeout.
     pub cases: usize,
     /// The timeout of a run.
     pub timeout: Duration,
@@ -157,8 +155,6 @@ pub struct Budget {
     /// each run up to the timeout, and each failing one probed further.
     pub fuzz_sessions: Option<u64>,
     /// The runs under the memory checker.
-    pub memory: Duration,
-    /// How many.
     pub memory_cases: usize,
     /// Each one's limit.
     pub memory_run: Duration,
@@ -167,7 +163,10 @@ pub struct Budget {
 impl Budget {
     /// The whole of it.
     pub fn total(&self) -> Duration {
-        self.compile.saturating_mul(2) + self.suite + self.fuzz + self.memory
+        let times = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        let suite = self.timeout.saturating_mul(times(self.cases));
+        let memory = self.memory_run.saturating_mul(times(self.memory_cases));
+        self.compile.saturating_mul(2) + suite + self.fuzz + memory
     }
 }
 

@@ -318,12 +318,10 @@ mod tests {
         let s = Duration::from_secs;
         let mut b = Budget {
             compile: s(120),
-            suite: s(45),
             cases: 9,
             timeout: s(5),
             fuzz: s(30),
             fuzz_sessions: None,
-            memory: s(200),
             memory_cases: 2,
             memory_run: s(100),
         };
