@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use super::clause::Clause;
 use super::diagnose::{self, Prober, TermCheck};
+use super::hint::{self, Hint};
 use super::model::{CaseResult, Checked, Verdict};
 use super::run::{self, Budget, Ran};
 use super::sandbox::Kit;
@@ -156,6 +157,9 @@ fn judge(
         reason,
         clause: None,
         kind: None,
+        line: None,
+        cause: None,
+        hint: None,
         detail: String::new(),
         decisions,
         seconds: started.elapsed().as_secs_f64(),
@@ -204,14 +208,18 @@ fn judge(
     // A program that never ran broke no clause.
     let ran_at_all = !matches!(ran.end, run::End::CannotStart(_));
     let twin = twin_input.as_deref().zip(twin.as_ref());
-    let clause = traced
+    let finding = traced
         .as_ref()
         .filter(|_| ran_at_all)
         .and_then(|t| runner.blame(&case, t, &ran, twin, started, opts.timeout));
+    let clause = finding.as_ref().map(|f| f.clause);
     let reason = report::summary(&expected, &ran).to_owned();
     Ok(CaseResult {
         clause,
         kind: clause.map(Clause::kind),
+        line: finding.as_ref().and_then(|f| f.line),
+        hint: finding.as_ref().and_then(hint::guess).map(Hint::sentence),
+        cause: finding.map(|f| f.cause),
         detail,
         timed_out: matches!(ran.end, run::End::TimedOut(_)),
         killed_at_limit: matches!(
@@ -255,7 +263,7 @@ impl Runner<'_> {
         run::run(self.kit, self.command, args, input, limits)
     }
 
-    /// The clause a failing run of `case` breaks, if one is found: from
+    /// The diagnosis of a failing run of `case`, if a clause is found: from
     /// the run itself, or, when it hung at the end of the input, from its
     /// `twin` ended by `term`; probes share the case's own `timeout`.
     fn blame(
@@ -266,22 +274,28 @@ impl Runner<'_> {
         twin: Option<(&[u8], &(trace::Trace, Ran))>,
         started: Instant,
         timeout: Duration,
-    ) -> Option<Clause> {
+    ) -> Option<diagnose::Finding> {
         let hung = |r: &Ran| matches!(r.end, run::End::TimedOut(_));
         let (input, t, ran) = match twin {
             // Hung at the end of the input: what it does before.
             Some((input, (twin_trace, twin_ran))) if hung(ran) && !hung(twin_ran) => {
                 let want = twin_trace.expected();
                 if report::compare(&want, twin_ran).is_none() {
-                    return Some(diagnose::end_finding(&case.input, t, ran).clause);
+                    return Some(diagnose::Finding {
+                        end_shown: true,
+                        ..diagnose::end_finding(&case.input, t, ran)
+                    });
                 }
                 (input, twin_trace, twin_ran)
             }
+            // Hung ended by `term` too: not for want of an end, and the
+            // twin, whose input has one, says where it hangs.
+            Some((input, (twin_trace, twin_ran))) if hung(ran) => (input, twin_trace, twin_ran),
             _ => (case.input.as_slice(), t, ran),
         };
         if hung(ran) {
             // The case's time is spent: no probe can be run.
-            return Some(diagnose::without_probes(input, t, ran).clause);
+            return Some(diagnose::without_probes(input, t, ran));
         }
         let probe = |input: &[u8], want: &Expected, timeout: Duration| {
             self.run(&case.args, input, want.stdout.len(), timeout)
@@ -295,7 +309,7 @@ impl Runner<'_> {
             deadline: started.checked_add(timeout),
             end_by_deadline: true,
         };
-        diagnose::diagnose(input, t, ran, &prober).map(|f| f.clause)
+        diagnose::diagnose(input, t, ran, &prober)
     }
 }
 

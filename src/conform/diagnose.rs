@@ -88,6 +88,9 @@ pub struct Finding {
     pub example: Vec<u8>,
     /// The program's run of that input.
     pub ran: Ran,
+    /// Whether the end of the input is shown to be to blame: the same
+    /// input ended by `term` was run and agreed.
+    pub end_shown: bool,
 }
 
 impl Finding {
@@ -103,6 +106,7 @@ impl Finding {
             scenarios: Vec::new(),
             example: Vec::new(),
             ran,
+            end_shown: false,
         }
     }
 }
@@ -299,7 +303,12 @@ pub fn diagnose(input: &[u8], trace: &Trace, ran: &Ran, prober: &Prober) -> Opti
     match disagrees(&known, m) {
         // Out of time before anything was learnt: a guess from the input.
         None => return Some(without_probes(input, trace, ran)),
-        Some(false) => return Some(end_finding(input, trace, ran)),
+        Some(false) => {
+            return Some(Finding {
+                end_shown: true,
+                ..end_finding(input, trace, ran)
+            });
+        }
         Some(true) => {}
     }
     let (lo, hi) = bisect(&lines, m, prober, &mut known);
@@ -339,9 +348,12 @@ fn bisect(
         }
         let width = hi - lo;
         let count = prober.jobs.clamp(1, width);
-        // Evenly spread over lo..hi: each round divides the range.
-        let points: Vec<usize> = (0..count)
-            .map(|i| lo + i * width / count)
+        // Evenly spread inside lo..hi, cutting it into count + 1 parts:
+        // each round divides the range (with one job, in halves), where
+        // points from lo on would, with one job, probe lo alone and walk
+        // the range a line at a time.
+        let points: Vec<usize> = (1..=count)
+            .map(|i| lo + i * width / (count + 1))
             .filter(|n| !known.contains_key(n))
             .collect();
         if points.is_empty() || probe(lines, &points, prober, known) < points.len() {
@@ -369,7 +381,11 @@ fn plain_fails(lines: &[&[u8]], n: usize, v: Verdict, prober: &Prober) -> Option
     let expected = trace.expected();
     let allowed = prober.allowance()?;
     let ran = (prober.run)(&input, &expected, allowed);
-    Some(verdict(prober.term, &trace, &ran) != Verdict::Agree)
+    match verdict(prober.term, &trace, &ran) {
+        // Cut short by the deadline: nothing learnt.
+        Verdict::Hang if allowed < prober.timeout => None,
+        v => Some(v != Verdict::Agree),
+    }
 }
 
 /// The finding when time ran out before the line was narrowed down to
@@ -411,7 +427,7 @@ fn guess(lines: &[&[u8]], lo: usize, hi: usize, v: Verdict, ran: &Ran, trace: &T
 }
 
 /// Runs the prefixes of `points` lines, `jobs` at a time, into `known`;
-/// how many ran (fewer when time ran out).
+/// how many gave a verdict (fewer when time ran out).
 fn probe(
     lines: &[&[u8]],
     points: &[usize],
@@ -439,6 +455,11 @@ fn probe(
             handles.into_iter().filter_map(|h| h.join().ok()).collect()
         });
         for (n, v, got, trace) in results {
+            // A probe cut short by the deadline proves no hang: it is as
+            // if it had not run.
+            if v == Verdict::Hang && allowed < prober.timeout {
+                continue;
+            }
             known.insert(n, (v, got, trace));
             ran += 1;
         }
@@ -468,11 +489,13 @@ pub fn quoted(line: &[u8]) -> String {
     format!("`{}`", report::escape(line))
 }
 
-/// The first line of `bytes`, quoted; `nothing` when there is none.
+/// The first line of `bytes`, quoted; `nothing` when there is none, and
+/// never a quote of nothing.
 fn first_line(bytes: &[u8]) -> String {
-    match bytes.split(|&b| b == b'\n').next() {
-        Some(line) if !bytes.is_empty() => quoted(line),
-        _ => "nothing".to_owned(),
+    match first_line_of(bytes) {
+        _ if bytes.is_empty() => "nothing".to_owned(),
+        b"" => "an empty line".to_owned(),
+        line => quoted(line),
     }
 }
 
@@ -483,12 +506,28 @@ fn first_line_of(bytes: &[u8]) -> &[u8] {
 
 /// The first line where `want` and `got` differ, in each.
 fn first_differing_lines<'a>(want: &'a [u8], got: &'a [u8]) -> (&'a [u8], &'a [u8]) {
+    let (want, got) = from_first_difference(want, got);
+    (first_line_of(want), first_line_of(got))
+}
+
+/// `want` and `got` from the start of the first line where they differ.
+fn from_first_difference<'a>(want: &'a [u8], got: &'a [u8]) -> (&'a [u8], &'a [u8]) {
     let common = want.iter().zip(got).take_while(|(a, b)| a == b).count();
     let start = want[..common]
         .iter()
         .rposition(|&b| b == b'\n')
         .map_or(0, |at| at + 1);
-    (first_line_of(&want[start..]), first_line_of(&got[start..]))
+    (&want[start..], &got[start..])
+}
+
+/// The first line of `rest` in words: quoted, or, where quoting would
+/// show nothing, an empty line or the end of the output.
+fn line_in_words(rest: &[u8]) -> String {
+    match first_line_of(rest) {
+        _ if rest.is_empty() => "the end of the output".to_owned(),
+        b"" => "an empty line".to_owned(),
+        line => quoted(line),
+    }
 }
 
 /// The clause a line's own reply falls under: for an `Invalid!` line,
@@ -699,7 +738,7 @@ impl Blamed<'_> {
     fn wrong_reply(&self, reply: &[u8], rest: &[u8], plain_fails: Option<bool>) -> Finding {
         let (n, shown) = (self.n, quoted(self.line));
         let clause = self.wrong_reply_clause(reply, rest, plain_fails);
-        let (want_line, got_line) = first_differing_lines(reply, rest);
+        let (want_rest, got_rest) = from_first_difference(reply, rest);
         let cause = if rest.is_empty() {
             format!(
                 "no reply to line {n}: {shown}; expected {}",
@@ -708,8 +747,8 @@ impl Blamed<'_> {
         } else {
             format!(
                 "line {n}: {shown}: expected {}, got {}",
-                quoted(want_line),
-                quoted(got_line)
+                line_in_words(want_rest),
+                line_in_words(got_rest)
             )
         };
         let mut f = self.finding(clause, Class::Output, cause);

@@ -29,6 +29,7 @@ use std::time::{Duration, Instant};
 
 use super::clause::{Clause, Kind};
 use super::diagnose::{self, Class, Finding, Group, Prober, TermCheck};
+use super::hint::{self, Hint};
 use super::model::{self, Flaky, FuzzFinding, Fuzzed};
 use super::report::{self, text};
 use super::run::{self, Budget, End, Ran};
@@ -622,6 +623,10 @@ fn shrink_group(
     deadline: Option<Instant>,
 ) -> FuzzFinding {
     let started = Instant::now();
+    // A buffer's size is narrowed down before shrinking, which may spend
+    // the group's whole share of the time.
+    let sized = hint::guess(&group.finding)
+        .map(|h| hint::narrowed(h, |input| disagrees(opts, kit, input, deadline)));
     let (shrunk, finding) = shrink_example(opts, kit, term, group, deadline);
     let lines = |b: &[u8]| b.split_inclusive(|&c| c == b'\n').count();
     let from = &group.finding.example;
@@ -645,6 +650,9 @@ fn shrink_group(
         kind: clause.kind(),
         title: clause.title(),
         failure: finding.class,
+        hint: hint::guess(&finding)
+            .map(|h| h.narrowed_by(sized))
+            .map(Hint::sentence),
         cause: finding.cause,
         cases: group.count,
         first_case: group.index,
@@ -757,7 +765,16 @@ fn shrink_example(
     };
     let finding = inner(found).remove(&shrunk.input);
     let finding = finding.unwrap_or_else(|| first.clone());
-    (shrunk, finding)
+    // Shrinking keeps the group's way of failing, and with it what the
+    // group's first case showed of the end of its input.
+    let end_shown = first.end_shown;
+    (
+        shrunk,
+        Finding {
+            end_shown,
+            ..finding
+        },
+    )
 }
 
 /// Whether `trace` can show the clause `clause` at all: a shrinking
@@ -791,6 +808,25 @@ fn run_program(
             .max(MIN_CAP),
     };
     run::run(kit, &opts.program, &[], input, limits)
+}
+
+/// Whether the program's run of `input` disagrees with the reference;
+/// `None` if no run may start now, or it ran out of time.
+fn disagrees(
+    opts: &FuzzOptions,
+    kit: Option<&Kit>,
+    input: &[u8],
+    deadline: Option<Instant>,
+) -> Option<bool> {
+    if deadline.is_some_and(|d| Instant::now() >= d) {
+        return None;
+    }
+    let expected = trace::trace(input).expected();
+    let ran = run_program(opts, kit, &expected, input, opts.timeout);
+    match ran.end {
+        End::TimedOut(_) | End::CannotStart(_) | End::Unstarted(_) => None,
+        _ => Some(report::compare(&expected, &ran).is_some()),
+    }
 }
 
 /// How a group's example differs, as the report shows it: for a run

@@ -26,6 +26,7 @@ pub mod cover;
 pub mod diagnose;
 pub mod fuzz;
 pub mod generate;
+pub mod hint;
 pub mod launch;
 pub mod mark;
 pub mod model;

@@ -51,6 +51,14 @@ enum Bug {
     /// Reads lines into a 256-byte buffer, as `fgets` does: a longer
     /// line is read as two or more.
     Buffer256,
+    /// Reads a line only up to its first NUL byte, as C's string
+    /// functions do: `who\0x` is `who`.
+    NulCut,
+    /// Matches commands and coordinates without regard to case.
+    NoCase,
+    /// Skips blank lines and leading whitespace, as
+    /// `scanf(" %[^\n]")` does.
+    SkipBlank,
 }
 
 /// The bugs planted in one run.
@@ -80,6 +88,9 @@ fn bug_named(name: &str) -> Option<Bug> {
         "anti-diagonal" => Bug::AntiDiagonal,
         "cr-place" => Bug::CrPlace,
         "buffer-256" => Bug::Buffer256,
+        "nul-cut" => Bug::NulCut,
+        "no-case" => Bug::NoCase,
+        "skip-blank" => Bug::SkipBlank,
         _ => return None,
     })
 }
@@ -93,7 +104,7 @@ fn main() -> ExitCode {
     let Some(bugs) = bugs else {
         let _ = writeln!(
             io::stderr(),
-            "usage: broken BUG[,BUG...], each none|eof-loop|edge|overline|mist-swap|trim|exit-code|long-line|tie|flood|nul-hang|silent|term-exit-0|anti-diagonal|cr-place|buffer-256"
+            "usage: broken BUG[,BUG...], each none|eof-loop|edge|overline|mist-swap|trim|exit-code|long-line|tie|flood|nul-hang|silent|term-exit-0|anti-diagonal|cr-place|buffer-256|nul-cut|no-case|skip-blank"
         );
         return ExitCode::from(2);
     };
@@ -163,9 +174,29 @@ fn play(bug: &Bugs, input: &mut impl BufRead, out: &mut impl Write) -> u8 {
         if bug.has(Bug::CrPlace) && line.last() == Some(&b'\r') {
             line.pop();
         }
+        if bug.has(Bug::NulCut) {
+            if let Some(at) = line.iter().position(|&b| b == 0) {
+                line.truncate(at);
+            }
+        }
         let mut text: &[u8] = &line;
         if bug.has(Bug::Trim) {
             text = text.trim_ascii();
+        }
+        if bug.has(Bug::SkipBlank) {
+            text = text.trim_ascii_start();
+            if text.is_empty() {
+                continue;
+            }
+        }
+        let folded;
+        if bug.has(Bug::NoCase) {
+            let lower = text.to_ascii_lowercase();
+            folded = match lower.strip_prefix(b"place ") {
+                Some(param) => [b"place ".as_slice(), &param.to_ascii_uppercase()].concat(),
+                None => lower,
+            };
+            text = &folded;
         }
         let _ = match text {
             b"who" => writeln!(out, "{}", if game.black_to_move { "B" } else { "W" }),

@@ -10,6 +10,7 @@ mod cli;
 mod conform;
 mod contain;
 mod cpu;
+mod hints;
 // The depth bench's positions, checked here (benches run no tests).
 #[path = "../../benches/depth/mod.rs"]
 mod depth;

@@ -330,6 +330,7 @@ fn tally(checked: &Checked, name: &dyn Fn(&Path) -> String) -> Correctness {
                     clause: case.clause,
                     depends_on_decisions: decided,
                     detail: case.detail.clone(),
+                    hint: case.hint.clone(),
                 });
             }
         }
@@ -466,6 +467,9 @@ mod tests {
             reason: String::new(),
             clause: (verdict == Verdict::Fail).then_some(Clause::WinLine),
             kind: None,
+            line: None,
+            cause: None,
+            hint: None,
             detail: String::new(),
             decisions: decisions.to_vec(),
             seconds: 0.0,

@@ -305,6 +305,9 @@ pub struct Failure {
     pub depends_on_decisions: bool,
     /// Where it differs.
     pub detail: String,
+    /// A likely cause in the student's terms, as `check` gives it; `None`
+    /// where there is no guess.
+    pub hint: Option<String>,
 }
 
 /// The fuzzing of a submission.

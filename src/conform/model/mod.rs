@@ -46,6 +46,15 @@ pub struct CaseResult {
     pub clause: Option<Clause>,
     /// Whether that clause is a rule or a decision.
     pub kind: Option<Kind>,
+    /// The input line to blame (from 1), as `fuzz` would blame it, if
+    /// one is.
+    pub line: Option<usize>,
+    /// What went wrong, in a sentence, as `fuzz` would say it; `None`
+    /// for a pass, a skip, or a failure no clause was found for.
+    pub cause: Option<String>,
+    /// A likely cause in the student's terms, checked by experiment
+    /// (see [`hint`](super::hint)); `None` where there is no guess.
+    pub hint: Option<String>,
     /// Where a failure differs, lines indented by two; else empty.
     pub detail: String,
     /// The decisions of the contract its expected output depends on.
@@ -185,6 +194,9 @@ pub struct FuzzFinding {
     pub failure: Class,
     /// What went wrong, in a sentence.
     pub cause: String,
+    /// A likely cause in the student's terms, checked by experiment
+    /// (see [`hint`](super::hint)); `None` where there is no guess.
+    pub hint: Option<String>,
     /// How many cases fell in the group.
     pub cases: u64,
     /// Its case of lowest number.

@@ -538,6 +538,7 @@ mod tests {
                     detail:
                         "    expected | B⏎\n    got      | </pre><img src=x onerror=alert(3)>⏎\n"
                             .to_owned(),
+                    hint: Some("</pre><script>alert(4)</script>".to_owned()),
                 }],
                 ..Correctness::default()
             }),
@@ -602,6 +603,10 @@ mod tests {
         );
         assert!(
             page.contains("<td class=\"got\"><code><mark>&lt;/pre&gt;&lt;img"),
+            "{page}"
+        );
+        assert!(
+            page.contains("likely cause: &lt;/pre&gt;&lt;script&gt;alert(4)"),
             "{page}"
         );
         let class = class(std::slice::from_ref(&m));

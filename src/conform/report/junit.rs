@@ -302,12 +302,15 @@ pub fn fuzz(f: &Fuzzed) -> String {
                 message: g.cause.clone(),
                 kind: Some(g.clause.id().to_owned()),
                 body: format!(
-                    "{} ({}, {}); {} failing cases, first case {}\ninput:\n{}{}written as {}\n",
+                    "{} ({}, {}); {} failing cases, first case {}\n{}input:\n{}{}written as {}\n",
                     g.clause,
                     g.kind.word(),
                     g.failure.word(),
                     g.cases,
                     g.first_case,
+                    g.hint
+                        .as_ref()
+                        .map_or(String::new(), |h| format!("likely cause: {h}\n")),
                     g.example,
                     g.detail,
                     g.file,

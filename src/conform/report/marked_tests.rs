@@ -113,6 +113,7 @@ fn gradescope_visibility_and_a_test_a_case_are_the_courses_to_set() {
                 clause: Some(Clause::CmdWho),
                 depends_on_decisions: false,
                 detail: "    expected | B⏎\n    got      | <W>``` ⏎\n".into(),
+                hint: None,
             },
             Failure {
                 case: "suite/c.in".into(),

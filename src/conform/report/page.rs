@@ -225,6 +225,9 @@ fn write_failures(out: &mut String, failures: &[Failure]) {
         for line in f.detail.lines().take(DETAIL_LINES) {
             let _ = writeln!(out, "  {line}");
         }
+        if let Some(hint) = &f.hint {
+            let _ = writeln!(out, "    likely cause: {hint}");
+        }
     }
     if groups.len() > FAILURES_SHOWN {
         let rest: usize = groups[FAILURES_SHOWN..].iter().map(|g| g.1).sum();

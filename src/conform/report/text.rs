@@ -36,9 +36,18 @@ pub fn check_case(out: &mut dyn Write, case: &CaseResult) -> io::Result<()> {
             if case.on_decision() {
                 write!(out, " {}", depends(&case.decisions))?;
             }
-            write!(out, "\n{}", case.detail)
+            write!(out, "\n{}", case.detail)?;
+            likely_cause(out, case.hint.as_deref())
         }
         Verdict::Skip => writeln!(out, "skip  {path}: {}", case.reason),
+    }
+}
+
+/// A finding's hint, if it has one, on a line of its own.
+fn likely_cause(out: &mut dyn Write, hint: Option<&str>) -> io::Result<()> {
+    match hint {
+        Some(hint) => writeln!(out, "  likely cause: {hint}"),
+        None => Ok(()),
     }
 }
 
@@ -116,6 +125,7 @@ pub fn finding(out: &mut dyn Write, number: usize, f: &FuzzFinding) -> io::Resul
         failing_cases(f.cases),
         f.first_case
     )?;
+    likely_cause(out, f.hint.as_deref())?;
     if !f.shared.is_empty() {
         writeln!(out, "  what all its cases share: {}", f.shared.join("; "))?;
     }

@@ -1,0 +1,435 @@
+//! A likely cause of a finding, in the student's own terms: not which
+//! clause is broken (the finding says that) but what in a C program
+//! usually breaks it, such as a buffer too small for a long line or a
+//! string function stopping at a NUL.
+//!
+//! A hint is never read off the shape of a failure alone: each is a
+//! hypothesis about what the program did to its input, checked against
+//! what it printed. A program that reads lines in pieces of 255 bytes
+//! prints what the reference prints for the same input with its lines
+//! cut into pieces of 255 bytes; a program that trims lines prints what
+//! the reference prints for the trimmed input. So the reference is run on
+//! the example changed as the hypothesis says, and the hint is given only
+//! if that reproduces the program's output exactly. Nothing more is run
+//! of the program itself, so `check` and `fuzz` give the same hint for
+//! the same finding, within any time limit.
+
+use crate::controller::text;
+use crate::rules::command::is_whitespace;
+use crate::rules::game::Game;
+use crate::rules::mist::next_centre;
+use crate::rules::point::{Column, Point, Row};
+use crate::rules::rule::Rule;
+
+use super::clause::Clause;
+use super::diagnose::{Class, Finding};
+use super::run::End;
+use super::scenario::Scenario;
+use super::trace::{self, Stop};
+use super::{Invocation, reference};
+
+/// The largest piece tried when a buffer's size is looked for: past it,
+/// no student's buffer is likely, and each size tried is a run of the
+/// reference.
+const LONGEST_PIECE: usize = 4096;
+
+/// A likely cause of a finding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hint {
+    /// Lines are read at most `from` to `to` bytes at a time (one value
+    /// when the example tells them apart), the rest as further lines.
+    Pieces {
+        /// The fewest bytes a piece may hold that explains the output.
+        from: usize,
+        /// The most.
+        to: usize,
+    },
+    /// A line is read only up to its first NUL byte.
+    NulEndsString,
+    /// A `\r` before the newline is dropped.
+    CrDropped,
+    /// Whitespace around a line is trimmed.
+    Trimmed,
+    /// Blank lines and leading whitespace are skipped.
+    BlankSkipped,
+    /// Whitespace before a command is skipped, by a trim or by `scanf`:
+    /// the example cannot tell which.
+    LeadingSkipped,
+    /// Commands and coordinates are matched without regard to case.
+    NoCase,
+    /// It does not stop at the end of the input.
+    EofLoop,
+    /// Its replies were lost when it was killed or crashed.
+    Unflushed,
+    /// A full board is called a tie before the last stone's line is
+    /// looked at.
+    TieBeforeWin,
+    /// Only exactly five in a row win.
+    ExactFive,
+    /// The mist formula is given the column and row swapped.
+    MistSwapped,
+}
+
+impl Hint {
+    /// This hint, or `sized` where both are [`Hint::Pieces`] and
+    /// `sized`, a size found by experiment, is in this one's range.
+    pub fn narrowed_by(self, sized: Option<Hint>) -> Hint {
+        match (self, sized) {
+            (Hint::Pieces { from, to }, Some(Hint::Pieces { from: k, to: k2 }))
+                if k == k2 && (from..=to).contains(&k) =>
+            {
+                Hint::Pieces { from: k, to: k }
+            }
+            _ => self,
+        }
+    }
+
+    /// The hint as reports word it: what the program does, then what to
+    /// do instead.
+    pub fn sentence(self) -> String {
+        match self {
+            Hint::Pieces { from, to } if from == to => format!(
+                "lines of {from} bytes or more are read in pieces: the program reads at most {from} bytes at a time, as `fgets(buf, {}, stdin)` does, and takes the rest for another line; read a long line to its end before answering it",
+                from + 1
+            ),
+            Hint::Pieces { from, to } => format!(
+                "long lines are read in pieces: the program reads at most {from} to {to} bytes at a time (as `fgets` with a buffer of {} to {} bytes does) and takes the rest for another line; read a long line to its end before answering it",
+                from + 1,
+                to + 1
+            ),
+            Hint::NulEndsString => "a string function stops at the NUL byte, so `who\\0x` is read as `who`: compare the line using its length (what `fgets` or `getline` read), not `strcmp`".to_owned(),
+            Hint::CrDropped => "a `\\r` before the newline is dropped as if it were part of a Windows line ending: only `\\n` ends a line, and the `\\r` is part of the command".to_owned(),
+            Hint::Trimmed => "whitespace around a line is trimmed (or skipped, as `scanf(\"%s\")` does) before the command is matched: a line with a space or tab around a command is not that command".to_owned(),
+            Hint::BlankSkipped => "blank lines and whitespace at the start of a line are skipped, as `scanf(\" %[^\\n]\")` does: an empty line is a line, and it is answered".to_owned(),
+            Hint::LeadingSkipped => "whitespace before a command is skipped, by a trim or by `scanf` (`%s` and `\" %[^\\n]\"` skip it): the assignment matches lines exactly, so a line with a space or tab before a command is not that command".to_owned(),
+            Hint::NoCase => "commands or coordinates are matched without regard to case (`strcasecmp`, `tolower`, `toupper`): `WHO` is not `who`, nor `a1` `A1`".to_owned(),
+            Hint::EofLoop => "it does not stop at the end of the input: check what `fgets` or `scanf` returns (`NULL` or `EOF` there) and leave the loop".to_owned(),
+            Hint::Unflushed => "the replies it printed before it was stopped were lost: stdout to a pipe is buffered, so call `fflush(stdout)` after each reply (or `setvbuf(stdout, NULL, _IONBF, 0)` once)".to_owned(),
+            Hint::TieBeforeWin => "a full board is called a tie before the last stone's line is looked at: look for five in a row first, then for a full board".to_owned(),
+            Hint::ExactFive => "only exactly five in a row win: six or more in a row win too (count five or more)".to_owned(),
+            Hint::MistSwapped => "the mist's centre moves with the column and row swapped: x, the column (A is 1), gives the new column, and y, the row, the new row".to_owned(),
+        }
+    }
+}
+
+/// The likely cause of `f`, if one is checked by experiment; `None`
+/// where no hypothesis reproduces what the program did.
+pub fn guess(f: &Finding) -> Option<Hint> {
+    // Only when the same input ended by `term` was answered right is the
+    // end of the input itself shown to be what the program misses.
+    if f.clause == Clause::EofExit && (f.end_shown || f.example.is_empty()) {
+        return Some(Hint::EofLoop);
+    }
+    match f.class {
+        Class::Hang | Class::Crash => unflushed(f).then_some(Hint::Unflushed),
+        Class::Output => output_hint(f),
+    }
+}
+
+/// Whether a run killed or crashed after line `f.line` printed less than
+/// the replies due to the lines before it, which every shorter prefix
+/// shows it gives: they were in its buffer.
+fn unflushed(f: &Finding) -> bool {
+    let Some(n) = f.line else {
+        return false;
+    };
+    let t = trace::trace(&f.example);
+    let due = n
+        .checked_sub(2)
+        .and_then(|i| t.steps.get(i))
+        .map_or(0, |s| s.reply.end);
+    due > 0 && f.ran.stdout.len() < due
+}
+
+/// The hint for a run that exited with the wrong output: the first
+/// hypothesis whose reference output is the program's.
+fn output_hint(f: &Finding) -> Option<Hint> {
+    let got = &f.ran.stdout;
+    if !matches!(f.ran.end, End::Code(_)) {
+        return None;
+    }
+    let matches = |input: &[u8]| reference(Invocation::contract(), input).stdout == *got;
+    let input = &f.example;
+    if let Some(hint) = pieces(input, got) {
+        return Some(hint);
+    }
+    let rewrites: [(Hint, Rewrite); 5] = [
+        (Hint::NulEndsString, |l| {
+            let at = l.iter().position(|&b| b == 0)?;
+            Some(l[..at].to_vec())
+        }),
+        (Hint::CrDropped, |l| {
+            l.strip_suffix(b"\r").map(<[u8]>::to_vec)
+        }),
+        (Hint::Trimmed, |l| {
+            let trimmed = trim(l);
+            (trimmed.len() < l.len()).then(|| trimmed.to_vec())
+        }),
+        (Hint::BlankSkipped, |l| {
+            let start = l.iter().position(|&b| !is_whitespace(b)).unwrap_or(l.len());
+            (start > 0).then(|| l[start..].to_vec())
+        }),
+        (Hint::NoCase, no_case),
+    ];
+    let fits = |(hint, rewrite): &(Hint, Rewrite)| {
+        rewritten(input, *rewrite, *hint == Hint::BlankSkipped).is_some_and(|c| matches(&c))
+    };
+    let fitting: Vec<Hint> = rewrites.iter().filter(|r| fits(r)).map(|r| r.0).collect();
+    match fitting[..] {
+        // Whitespace only before a command: a trim and scanf's skipping
+        // read it alike, and the example cannot tell which it was.
+        [Hint::Trimmed, Hint::BlankSkipped, ..] => return Some(Hint::LeadingSkipped),
+        [first, ..] => return Some(first),
+        [] => {}
+    }
+    if let Some(hint) = win_hint(f) {
+        return Some(hint);
+    }
+    mist_swapped(f).then_some(Hint::MistSwapped)
+}
+
+/// `line` without the whitespace around it.
+fn trim(line: &[u8]) -> &[u8] {
+    let start = line.iter().position(|&b| !is_whitespace(b));
+    let end = line.iter().rposition(|&b| !is_whitespace(b));
+    match (start, end) {
+        (Some(s), Some(e)) => &line[s..=e],
+        _ => &[],
+    }
+}
+
+/// `line` as a program matching without case reads it: the command in
+/// lower case, a coordinate in upper; `None` if that changes nothing.
+fn no_case(line: &[u8]) -> Option<Vec<u8>> {
+    let lower = line.to_ascii_lowercase();
+    let read = match lower.strip_prefix(b"place") {
+        Some(rest) => [b"place".as_slice(), &rest.to_ascii_uppercase()].concat(),
+        None => lower,
+    };
+    (read != line).then_some(read)
+}
+
+/// How a hypothesis changes one line (without its `\n`); `None` if it
+/// leaves it as it is.
+type Rewrite = fn(&[u8]) -> Option<Vec<u8>>;
+
+/// `input` with each line (ended by `\n` or not) changed by `rewrite`
+/// where it gives one; with `drop_blank`, lines left empty are dropped.
+/// `None` if no line changed.
+fn rewritten(input: &[u8], rewrite: Rewrite, drop_blank: bool) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(input.len());
+    let mut changed = false;
+    for piece in input.split_inclusive(|&b| b == b'\n') {
+        let (line, newline) = match piece.strip_suffix(b"\n") {
+            Some(line) => (line, true),
+            None => (piece, false),
+        };
+        let new = rewrite(line);
+        let (line, was_changed) = match &new {
+            Some(new) => (new.as_slice(), true),
+            None => (line, false),
+        };
+        if drop_blank && line.is_empty() && newline {
+            changed = true;
+            continue;
+        }
+        changed |= was_changed;
+        out.extend_from_slice(line);
+        if newline {
+            out.push(b'\n');
+        }
+    }
+    changed.then_some(out)
+}
+
+/// For a long line answered as several: the sizes of piece (as `fgets`
+/// reads, the newline counted) for which the reference, given the pieces
+/// as lines, prints what the program printed.
+fn pieces(input: &[u8], got: &[u8]) -> Option<Hint> {
+    let longest = input
+        .split(|&b| b == b'\n')
+        .map(<[u8]>::len)
+        .max()
+        .unwrap_or(0);
+    // Each piece is a line more, and nearly every line is answered: a
+    // program that printed no more lines than are due read none in pieces.
+    let replies = |out: &[u8]| out.iter().filter(|&&b| b == b'\n').count();
+    let due = reference(Invocation::contract(), input).stdout;
+    if longest <= trace::LONG_LINE || replies(got) <= replies(&due) {
+        return None;
+    }
+    // A piece of `longest + 1` bytes or more holds every line whole.
+    let fit: Vec<usize> = (2..=longest.min(LONGEST_PIECE))
+        .filter(|&k| reference(Invocation::contract(), &in_pieces(input, k)).stdout == got)
+        .collect();
+    Some(Hint::Pieces {
+        from: *fit.first()?,
+        to: *fit.last()?,
+    })
+}
+
+/// A [`Hint::Pieces`] narrowed to one size by experiment, where the
+/// example allowed a range: `disagrees` runs the program on a line of
+/// that many bytes (then `term`) and tells whether it answers wrongly
+/// (`None` if it could not tell). A reader of `k` bytes at a time answers
+/// a line of `k` bytes or more as two lines and a shorter one right, so
+/// the shortest line answered wrongly is `k`. The hint is kept as it was
+/// unless the ends of the range bear that out.
+pub fn narrowed(hint: Hint, disagrees: impl Fn(&[u8]) -> Option<bool>) -> Hint {
+    let Hint::Pieces { from, to } = hint else {
+        return hint;
+    };
+    let line = |len: usize| [vec![b'x'; len], b"\nterm\n".to_vec()].concat();
+    if from >= to || disagrees(&line(from - 1)) != Some(false) || disagrees(&line(to)) != Some(true)
+    {
+        return hint;
+    }
+    // Line `lo - 1` is answered right, line `hi` wrongly.
+    let (mut lo, mut hi) = (from, to);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        match disagrees(&line(mid)) {
+            Some(true) => hi = mid,
+            Some(false) => lo = mid + 1,
+            None => return hint,
+        }
+    }
+    Hint::Pieces { from: hi, to: hi }
+}
+
+/// `input` as a program reading at most `k` bytes at a time takes it:
+/// each line with its newline cut into pieces of `k` bytes, each piece
+/// a line.
+fn in_pieces(input: &[u8], k: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(input.len() + input.len() / k + 1);
+    for line in input.split_inclusive(|&b| b == b'\n') {
+        for piece in line.chunks(k) {
+            out.extend_from_slice(piece);
+            if !piece.ends_with(b"\n") {
+                out.push(b'\n');
+            }
+        }
+    }
+    // A last line without a newline stays without one.
+    if !input.ends_with(b"\n") && !input.is_empty() {
+        out.pop();
+    }
+    out
+}
+
+/// For a missed or false win: the 361st stone called a tie, or six in a
+/// row not taken for a win, checked by the reference under the rule that
+/// only exactly five win.
+fn win_hint(f: &Finding) -> Option<Hint> {
+    let t = trace::trace(&f.example);
+    let (Stop::Ended(_) | Stop::Term) = t.stop else {
+        return None;
+    };
+    let got = &f.ran.stdout;
+    let tie = text::result(crate::rules::game::Ending::Tie);
+    let want_win = f.scenarios.contains(&Scenario::Win361stStone)
+        || t.steps
+            .iter()
+            .any(|s| s.scenarios.contains(&Scenario::Win361stStone));
+    if want_win && contains(got, tie) && !contains(&t.stdout, tie) {
+        return Some(Hint::TieBeforeWin);
+    }
+    let overline = t
+        .steps
+        .iter()
+        .any(|s| s.scenarios.contains(&Scenario::WinOverline));
+    let exact = Invocation::Play {
+        game: Box::new(Game::new(Rule::Exact)),
+        settings: Default::default(),
+        cpu: None,
+    };
+    (overline && reference(exact, &f.example).stdout == *got).then_some(Hint::ExactFive)
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// Whether the program's first wrong line is a `view` reply centred
+/// where the mist formula puts it with the last stone's column and row
+/// swapped.
+fn mist_swapped(f: &Finding) -> bool {
+    let t = trace::trace(&f.example);
+    let got = &f.ran.stdout;
+    let common = t.stdout.iter().zip(got).take_while(|(a, b)| a == b).count();
+    let Some(step) = t.steps.iter().find(|s| s.reply.end > common) else {
+        return false;
+    };
+    if !trace::MIST.contains(&step.clause) && step.clause != Clause::CmdView {
+        return false;
+    }
+    // The game just before the `view`: its last stone moved the hole.
+    let before: Vec<u8> = t.steps[..step.number - 1]
+        .iter()
+        .flat_map(|s| {
+            let mut l = f.example[s.line.clone()].to_vec();
+            l.push(b'\n');
+            l
+        })
+        .collect();
+    let Some(&last) = replayed(&before).moves().last() else {
+        return false;
+    };
+    let (x, y) = (
+        u32::from(last.column().number()),
+        u32::from(last.row().number()),
+    );
+    let swapped = Point::new(
+        Column::from_residue(5 * y * y + 3 * y + 4),
+        Row::from_residue(4 * x * x + 2 * x - 4),
+    );
+    if swapped == next_centre(last) {
+        return false;
+    }
+    let mut label = Vec::new();
+    swapped.write_ascii(&mut label);
+    label.push(b',');
+    got.get(step.reply.start..)
+        .is_some_and(|rest| rest.starts_with(&label))
+}
+
+/// The game after the reference has read `input`.
+fn replayed(input: &[u8]) -> Game {
+    let mut session = crate::controller::session::Session::new(
+        Game::new(Rule::default()),
+        Default::default(),
+        Vec::new(),
+    );
+    for line in input.split(|&b| b == b'\n') {
+        // Writing to a vector cannot fail; a stop ends the game as read.
+        if !matches!(session.line(line), Ok(None)) {
+            break;
+        }
+    }
+    session.game().clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_are_cut_as_fgets_cuts_them() {
+        assert_eq!(in_pieces(b"abcde\nxy\n", 3), b"abc\nde\nxy\n");
+        assert_eq!(in_pieces(b"abcd\nxy", 2), b"ab\ncd\n\nxy");
+    }
+
+    #[test]
+    fn rewriting_changes_only_lines_it_applies_to() {
+        let skip = |l: &[u8]| trim(l).is_empty().then(Vec::new);
+        assert_eq!(
+            rewritten(b"who\n  \nview\n", skip, true),
+            Some(b"who\nview\n".to_vec())
+        );
+        assert_eq!(rewritten(b"who\nview\n", no_case, false), None);
+        assert_eq!(
+            rewritten(b"WHO\nPLACE a1\n", no_case, false),
+            Some(b"who\nplace A1\n".to_vec())
+        );
+    }
+}

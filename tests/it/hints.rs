@@ -1,0 +1,134 @@
+//! Each hint of the kit is given for the planted program with exactly
+//! that cause (`tests/broken/broken.rs`), on a case that shows it, and
+//! no hint is given where no hypothesis explains the failure.
+
+use std::ffi::OsString;
+use std::fs;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use gomoku_mist::conform::hint::Hint;
+use gomoku_mist::conform::{self, CheckOptions, Format, FuzzOptions, Limit, Outcome};
+
+use crate::common::broken;
+
+fn golden(path: &str) -> Vec<u8> {
+    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(path);
+    fs::read(&file).unwrap_or_else(|e| panic!("read {}: {e}", file.display()))
+}
+
+/// The hint `check` gives for `input` run through `broken BUG`, and the
+/// clause it blames.
+fn check_hint(bug: &str, input: &[u8]) -> (Option<String>, Option<String>) {
+    let dir = tempfile::tempdir().expect("a folder");
+    fs::write(dir.path().join("case.in"), input).expect("write the case");
+    let opts = CheckOptions {
+        program: Some(vec![broken().into_os_string(), OsString::from(bug)]),
+        paths: vec![dir.path().to_path_buf()],
+        timeout: Duration::from_secs(5),
+        jobs: 2,
+        read_args: gomoku_mist::cli::setup,
+        format: Format::Json,
+        contain: Default::default(),
+    };
+    let mut out = Vec::new();
+    let outcome = conform::check(&opts, None, &mut out).expect("check runs");
+    let json = String::from_utf8(out).expect("UTF-8");
+    assert_eq!(outcome, Outcome::Failed, "broken {bug} passes:\n{json}");
+    let doc: serde_json::Value = serde_json::from_str(&json).expect("check's JSON");
+    let case = &doc["cases"][0];
+    let text = |v: &serde_json::Value| v.as_str().map(str::to_owned);
+    (text(&case["hint"]), text(&case["clause"]))
+}
+
+#[test]
+fn check_gives_each_planted_cause_its_hint() {
+    let overline = b"place C5\nplace C7\nplace D5\nplace D7\nplace E5\nplace E7\nplace G5\nplace G7\nplace H5\nplace H7\nplace F5\n";
+    let long = [vec![b'x'; 300], b"\nwho\nterm\n".to_vec()].concat();
+    let table: Vec<(&str, Vec<u8>, Hint)> = vec![
+        ("nul-cut", b"who\0x\nterm\n".to_vec(), Hint::NulEndsString),
+        (
+            "cr-place",
+            b"place M5\r\nwho\nterm\n".to_vec(),
+            Hint::CrDropped,
+        ),
+        ("trim", b"who \nterm\n".to_vec(), Hint::Trimmed),
+        ("trim", b" who\nterm\n".to_vec(), Hint::LeadingSkipped),
+        ("skip-blank", b"\nwho\nterm\n".to_vec(), Hint::BlankSkipped),
+        ("no-case", b"WHO\nterm\n".to_vec(), Hint::NoCase),
+        (
+            "no-case",
+            b"place a1\nhistory\nterm\n".to_vec(),
+            Hint::NoCase,
+        ),
+        ("eof-loop", b"who\n".to_vec(), Hint::EofLoop),
+        ("flood", b"who\nplace A1\n".to_vec(), Hint::EofLoop),
+        // Replies to `who` and `view` still in its buffer when it hangs.
+        (
+            "nul-hang",
+            b"who\nview\n\0\nterm\n".to_vec(),
+            Hint::Unflushed,
+        ),
+        (
+            "tie",
+            golden("tie/full_board_last_stone_makes_five_black_wins.in"),
+            Hint::TieBeforeWin,
+        ),
+        ("overline", overline.to_vec(), Hint::ExactFive),
+        ("mist-swap", golden("coord/valid_a10.in"), Hint::MistSwapped),
+        // One line cannot tell 255 from its neighbours: `check` runs
+        // nothing more, and says the range.
+        ("buffer-256", long, Hint::Pieces { from: 151, to: 300 }),
+    ];
+    let mut wrong = Vec::new();
+    for (bug, input, want) in table {
+        let (got, clause) = check_hint(bug, &input);
+        if got.as_deref() != Some(want.sentence().as_str()) {
+            wrong.push(format!(
+                "broken {bug} on {:?} [{clause:?}]:\n  want {:?}\n  got  {got:?}",
+                String::from_utf8_lossy(&input[..input.len().min(60)]),
+                want.sentence()
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn check_gives_no_hint_that_no_experiment_bears_out() {
+    // A missed five on an edge: no hypothesis of the kit's explains it.
+    let edge = golden("win/edge_column_a.in");
+    assert_eq!(check_hint("edge", &edge).0, None);
+    // Hung on a NUL line with nothing due before it: nothing was lost.
+    assert_eq!(check_hint("nul-hang", b"\0\nwho\nterm\n").0, None);
+}
+
+#[test]
+fn fuzz_finds_a_buffers_size_by_experiment() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let opts = FuzzOptions {
+        program: vec![broken().into_os_string(), "buffer-256".into()],
+        seed: 1,
+        limit: Limit::Cases(200),
+        out_dir: dir.path().to_path_buf(),
+        timeout: Duration::from_secs(5),
+        jobs: 2,
+        shrink_budget: 500,
+        assignment_only: false,
+        format: Format::Json,
+        contain: Default::default(),
+    };
+    let mut out = Vec::new();
+    let outcome = conform::fuzz(&opts, None, &mut out).expect("fuzz runs");
+    let json = String::from_utf8(out).expect("UTF-8");
+    assert_eq!(outcome, Outcome::Failed, "{json}");
+    let doc: serde_json::Value = serde_json::from_str(&json).expect("fuzz's JSON");
+    let want = Hint::Pieces { from: 255, to: 255 }.sentence();
+    let findings = doc["findings"].as_array().expect("findings");
+    assert!(
+        findings.iter().any(|f| f["hint"] == want.as_str()),
+        "no finding says {want:?}:\n{json}"
+    );
+}
