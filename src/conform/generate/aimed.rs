@@ -100,41 +100,62 @@ const NOT_COMMANDS: [&[u8]; 20] = [
     b"place A1\x0b\nwho\nterm\n",
 ];
 
-/// After the games: the hole cut by each edge, bytes the assignment does
-/// not speak of.
-const LATER: [&[u8]; 7] = [
+/// The hole cut by each edge.
+const HOLES: [&[u8]; 4] = [
     b"place L1\nview\nterm\n",
     b"place I1\nview\nterm\n",
     b"place A1\nview\nterm\n",
     b"place A2\nview\nterm\n",
+];
+
+/// Bytes the assignment does not speak of: NUL, bytes that are not
+/// UTF-8, a no-break space after a point.
+const ODD: [&[u8]; 3] = [
     b"who\x00\nwho\nterm\n",
     b"\xff\xfe\nwho\nterm\n",
     b"place A1\xc2\xa0\nwho\nterm\n",
 ];
 
-/// The whole list, in the order the cases run.
+/// The aims, kind by kind.
+fn kinds() -> Vec<Vec<Aim>> {
+    let bytes = |list: &[&'static [u8]]| list.iter().map(|&b| Aim::Bytes(b)).collect();
+    let wraps = [false, true]
+        .into_iter()
+        .flat_map(|column_major| [1, N - 1, N + 1].map(|step| Aim::Wrap { column_major, step }))
+        .collect();
+    let mut mist: Vec<Aim> = bytes(&HOLES);
+    mist.extend([Aim::Walk { anti: true }, Aim::Walk { anti: false }]);
+    vec![
+        bytes(&COMMANDS),
+        NOT_POINTS.into_iter().map(Aim::Place).collect(),
+        bytes(&NOT_COMMANDS),
+        inside(),
+        edges(),
+        corners(),
+        overlines(),
+        wraps,
+        vec![
+            Aim::FullBoard { win_last: true },
+            Aim::FullBoard { win_last: false },
+        ],
+        mist,
+        bytes(&ODD),
+        vec![
+            Aim::Long(&[65, 255, 256, 257, 300]),
+            Aim::Long(&[511, 512, 513, 1025, 4097]),
+            Aim::Long(&[65_537, 140_000]),
+        ],
+    ]
+}
+
+/// The whole list, in the order the cases run: one of each kind in turn,
+/// so that the first of every kind runs within the first dozen cases.
 fn list() -> Vec<Aim> {
-    let mut aims: Vec<Aim> = COMMANDS.into_iter().map(Aim::Bytes).collect();
-    aims.extend(NOT_POINTS.into_iter().map(Aim::Place));
-    aims.extend(NOT_COMMANDS.into_iter().map(Aim::Bytes));
-    aims.extend(inside());
-    aims.extend(edges());
-    aims.extend(corners());
-    aims.extend(overlines());
-    for column_major in [false, true] {
-        for step in [1, N - 1, N + 1] {
-            aims.push(Aim::Wrap { column_major, step });
-        }
-    }
-    aims.push(Aim::FullBoard { win_last: true });
-    aims.push(Aim::FullBoard { win_last: false });
-    aims.extend(LATER.into_iter().map(Aim::Bytes));
-    aims.push(Aim::Walk { anti: false });
-    aims.push(Aim::Walk { anti: true });
-    aims.push(Aim::Long(&[65, 255, 256, 257, 300]));
-    aims.push(Aim::Long(&[511, 512, 513, 1025, 4097]));
-    aims.push(Aim::Long(&[65_537, 140_000]));
-    aims
+    let kinds = kinds();
+    let longest = kinds.iter().map(Vec::len).max().unwrap_or(0);
+    (0..longest)
+        .flat_map(|i| kinds.iter().filter_map(move |kind| kind.get(i).copied()))
+        .collect()
 }
 
 /// How many cases are aimed.
