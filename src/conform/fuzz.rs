@@ -37,7 +37,6 @@ use super::sandbox::Kit;
 use super::scenario::Scenario;
 use super::trace;
 use super::{ConformError, Expected, Format, Outcome, case, generate};
-use crate::rng::Rng;
 
 /// Output above this many times the expected size (and at least
 /// [`MIN_CAP`]) is cut off.
@@ -157,9 +156,10 @@ fn key(f: &Finding) -> Key {
     (clause.kind(), clause, f.group, class)
 }
 
-/// Case `index` of the run: the same seed and index, the same bytes.
+/// Case `index` of the run: the same seed and index, the same bytes; the
+/// first ones aimed at every scenario, then random sessions.
 fn make_case(opts: &FuzzOptions, index: u64) -> Vec<u8> {
-    let input = generate::case(&mut Rng::for_case(opts.seed, index));
+    let input = generate::numbered(opts.seed, index);
     if opts.assignment_only {
         generate::assignment_only(&input)
     } else {

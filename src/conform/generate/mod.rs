@@ -1,4 +1,6 @@
-//! Random sessions aimed at where implementations break: whole games won
+//! The cases `fuzz` runs: first the aimed ones ([`aimed`]), one for each
+//! scenario of the assignment and each mistake students' programs make;
+//! then random sessions aimed at where implementations break: whole games won
 //! in every direction, along every edge and in every corner, overlines, a
 //! full-board tie and the 361st stone that wins; near-miss commands and
 //! points; odd bytes; long lines; a missing final newline; end of input
@@ -17,6 +19,7 @@ use crate::rng::Rng;
 
 use super::trace::LONG_LINE;
 
+mod aimed;
 mod lines;
 
 pub use lines::near_miss;
@@ -26,6 +29,16 @@ const N: usize = SIZE as usize;
 use crate::rules::board::DIRECTIONS;
 /// The bytes the contract takes for whitespace (`command::is_whitespace`).
 const WHITESPACE: [u8; 5] = [b' ', b'\t', b'\r', 0x0b, 0x0c];
+
+/// Case `index` of the run with `seed`: the aimed cases first, then
+/// random sessions. The same seed and index make the same bytes.
+pub fn numbered(seed: u64, index: u64) -> Vec<u8> {
+    let mut rng = Rng::for_case(seed, index);
+    let aimed = usize::try_from(index)
+        .ok()
+        .and_then(|i| aimed::case(&mut rng, i));
+    aimed.unwrap_or_else(|| case(&mut rng))
+}
 
 /// One random session: the bytes of a `.in` file.
 pub fn case(rng: &mut Rng) -> Vec<u8> {
@@ -528,7 +541,7 @@ mod tests {
     fn assignment_only_sessions_depend_on_no_decision() {
         use crate::conform::trace::{Stop, decisions, trace};
         for index in 0..10_000 {
-            let input = assignment_only(&case(&mut Rng::for_case(7, index)));
+            let input = assignment_only(&numbered(7, index));
             let t = trace(&input);
             let found = decisions(&input, &t);
             assert!(found.is_empty(), "case {index}: {found:?}");
