@@ -52,12 +52,14 @@ enum Aim {
 /// without a final newline, or no input at all.
 const COMMANDS: [&[u8]; 14] = [
     b"who\nhistory\nview\nplace J10\nwho\nhistory\nview\nplace J10\nview\nwho\nterm\n",
+    // The end of input without `term` early: a program that loops there
+    // costs every later case its timeout until it is known.
+    b"place A1\nwho\n",
     b"term\n",
     b"term\nwho\n",
     b"resign\nwho\n",
     b"place A1\nresign\n",
     b"place S19\nplace A1\nplace A19\nplace S1\nplace I9\nplace J19\nplace A10\nhistory\nterm\n",
-    b"place A1\nwho\n",
     b"place A1\nwho",
     b"place A1\nterm",
     b"place A1\nview",
@@ -78,6 +80,29 @@ const NOT_POINTS: [&[u8]; 24] = [
 /// space, spaces doubled, leading or trailing, tabs, `\r`, an empty or
 /// missing parameter, a second one, the wrong case, no space at all.
 const NOT_COMMANDS: [&[u8]; 20] = [
+    // The commonest mistakes of students' programs first: a trim, a `\r`
+    // dropped, blank lines skipped, case folded.
+    b" who\nterm\n",
+    b"who \nterm\n",
+    b"who\r\nterm\n",
+    b"\nterm\n",
+    b"WHO\nterm\n",
+    b"place A 1\nwho\nterm\n",
+    b"place J10\r\nwho\nterm\n",
+    b"place  A1\nwho\nterm\n",
+    b"place \nwho\nterm\n",
+    b"place\nwho\nterm\n",
+    b"who\t\nterm\n",
+    b"place A1 B2\nwho\nterm\n",
+    b"place\tA1\nwho\nterm\n",
+    b"place A1\t\nwho\nterm\n",
+    b"placeA1\nwho\nterm\n",
+    b"Place A1\nwho\nterm\n",
+    b"who B\nterm\n",
+    b"hello\nterm\n",
+    b"term \nwho\nterm\n",
+    b"place A1\x0b\nwho\nterm\n",
+]; 20] = [
     b"place A 1\nwho\nterm\n",
     b"place  A1\nwho\nterm\n",
     b"place \nwho\nterm\n",
