@@ -307,7 +307,7 @@ fn watch(launch: &Launch, child: &mut Child, me: u32, stop: &AtomicBool) -> Stat
         if stop.load(Ordering::SeqCst) {
             return Status::Stopped;
         }
-        let tree = alive(&descendants(me));
+        let tree = alive(&sandbox::descendants(me));
         let memory: u64 = tree.iter().map(|(_, rss)| rss).sum();
         if memory > c.memory {
             return Status::Over(Overrun::Memory(c.memory));
@@ -576,18 +576,6 @@ fn over_by_signal(_: i32, _: &Contain) -> Option<Status> {
     None
 }
 
-/// Every process below `pid`.
-#[cfg(target_os = "linux")]
-fn descendants(pid: u32) -> Vec<u32> {
-    let mut found = sandbox::children(pid);
-    let mut next = 0;
-    while let Some(&p) = found.get(next) {
-        found.extend(sandbox::children(p));
-        next += 1;
-    }
-    found
-}
-
 /// The processes of `pids` that are alive (not zombies), with their
 /// resident memory in bytes.
 #[cfg(target_os = "linux")]
@@ -638,7 +626,7 @@ fn kill_all(me: u32, child: &mut Child) {
     let _ = child.wait();
     let until = Instant::now() + Duration::from_secs(10);
     loop {
-        let below = descendants(me);
+        let below = sandbox::descendants(me);
         if below.is_empty() || Instant::now() > until {
             break;
         }

@@ -8,6 +8,9 @@
 //! While a launcher lives, it is the subreaper of its program's
 //! processes and kills them itself when the program ends
 //! ([`super::launch`]); what comes here is what a killed launcher left.
+//! A run killed at a limit, contained or made directly, is killed whole
+//! ([`kill_tree`]): every process below it is stopped, then killed, so
+//! none is orphaned on the way, whether or not the kit is a subreaper.
 
 use std::collections::BTreeSet;
 use std::io;
@@ -170,6 +173,92 @@ pub fn kill_group(group: u32) {
         .and_then(rustix::process::Pid::from_raw)
     {
         let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+    }
+}
+
+/// How long [`kill_tree`] waits for what it stopped to stop, at most.
+const SETTLE_FOR: Duration = Duration::from_secs(2);
+
+/// Kills the process `pid`, a run's program (or its launcher), not yet
+/// reaped, and every process below it, whatever group or session each
+/// moved to: a kill of the run's group misses a process that left it
+/// (`setsid`, or a group of its own, as the kit itself starts each run),
+/// and once its parent is killed it is an orphan, out of the kit's reach
+/// where the kit is not its subreaper (a run made directly, or the kit
+/// in a test binary). So each is stopped first, the run's group at once,
+/// then what is found below `pid`, again and again until every one found
+/// is stopped (none can start another, nor be orphaned) and a last look
+/// finds no other; then all are killed. Not yet reaped, `pid` is no
+/// other process's; nor is a stopped process's id. Waits for a process
+/// that does not stop (in an uninterruptible wait) two seconds at
+/// most; one the kit may not signal is left to the group's kill.
+#[cfg(target_os = "linux")]
+pub fn kill_tree(pid: u32) {
+    use rustix::io::Errno;
+    use rustix::process::{Pid, Signal, kill_process, kill_process_group};
+    let id = |pid: u32| i32::try_from(pid).ok().and_then(Pid::from_raw);
+    let Some(top) = id(pid) else {
+        return;
+    };
+    // A foreign /proc names other processes than those the kit signals.
+    if super::sandbox::proc_is_ours().is_err() {
+        return;
+    }
+    // Those stopped, and those the kit may not signal (nothing to wait for).
+    let mut stopped = BTreeSet::from([pid]);
+    let mut unreachable = BTreeSet::new();
+    let _ = kill_process_group(top, Signal::STOP);
+    if kill_process(top, Signal::STOP) == Err(Errno::PERM) {
+        unreachable.insert(pid);
+    }
+    let until = Instant::now() + SETTLE_FOR;
+    loop {
+        // Settled before the look: none of them can start a process the
+        // look would miss.
+        let settled = stopped
+            .iter()
+            .all(|&p| unreachable.contains(&p) || halted(p));
+        let mut new = false;
+        for p in super::sandbox::descendants(pid) {
+            if !stopped.insert(p) {
+                continue;
+            }
+            new = true;
+            if id(p).is_some_and(|raw| kill_process(raw, Signal::STOP) == Err(Errno::PERM)) {
+                unreachable.insert(p);
+            }
+        }
+        if (settled && !new) || Instant::now() > until {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    for p in stopped.iter().filter_map(|&p| id(p)) {
+        let _ = kill_process(p, Signal::KILL);
+    }
+    let _ = kill_process_group(top, Signal::KILL);
+}
+
+/// Elsewhere the run's group is all the kit reaches.
+#[cfg(all(unix, not(target_os = "linux")))]
+pub fn kill_tree(pid: u32) {
+    if let Some(group) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    {
+        let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+    }
+}
+
+/// Whether process `pid` can start no other: stopped, a zombie, or gone.
+#[cfg(target_os = "linux")]
+fn halted(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        // The state follows the parenthesised name.
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with(['T', 't', 'Z', 'X'])),
     }
 }
 

@@ -13,6 +13,14 @@
 //! when the run ends the whole group is killed: a program that started
 //! children (a shell script, `sleep 60 &`) leaves none behind to pile
 //! up, and none can hold the pipes open; what was written before is kept.
+//! A program still running at the end (killed at a limit) takes with it
+//! every process below it, whatever group or session each moved to
+//! ([`reap::kill_tree`]): a program that runs programs as the kit does,
+//! each in a group of its own (a test binary checked as this program
+//! runs the kit's tests), leaves none of them running either. Run
+//! directly, that is all: a process that left the group and whose parent
+//! had already exited (a daemon) is beyond reach; contained, the launcher
+//! is its subreaper and kills it.
 //!
 //! Given a [`Kit`] (the `gomoku-mist` binary makes one) the program is
 //! contained: it runs through the launcher ([`super::launch`]) with the
@@ -646,6 +654,14 @@ fn read_capped(mut pipe: impl Read, cap: usize, drain: bool) -> (Vec<u8>, bool) 
 }
 
 fn kill(child: &mut Child) {
+    // Still running (killed at a limit), the program may have started
+    // processes that left its group: they die with it, all of them
+    // stopped first so that none is orphaned out of reach. Once it has
+    // exited (and been reaped) what it left is no longer below it.
+    #[cfg(unix)]
+    if matches!(child.try_wait(), Ok(None)) {
+        reap::kill_tree(child.id());
+    }
     // The group is the child's own (its id is the child's), so this ends
     // whatever it started too. Any of them may have exited already: then
     // there is nothing to kill. The group's id is not reused while any of

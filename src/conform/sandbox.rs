@@ -725,6 +725,18 @@ pub fn children(pid: u32) -> Vec<u32> {
     children
 }
 
+/// Every process below `pid`: its children, theirs, and so on.
+#[cfg(target_os = "linux")]
+pub fn descendants(pid: u32) -> Vec<u32> {
+    let mut found = children(pid);
+    let mut next = 0;
+    while let Some(&p) = found.get(next) {
+        found.extend(children(p));
+        next += 1;
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

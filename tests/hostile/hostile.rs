@@ -24,6 +24,7 @@ fn main() -> ExitCode {
         Some("fork") => fork(rest),
         Some("setsid") => setsid(rest),
         Some("daemon") => daemon(rest),
+        Some("group") => group(rest),
         Some("sleep") => sleep(),
         Some("files") => files(),
         Some("env") => env(rest),
@@ -38,7 +39,7 @@ fn main() -> ExitCode {
         _ => {
             let _ = writeln!(
                 io::stderr(),
-                "usage: hostile alloc|fork|setsid|sleep|files|env NAME|listen PORT|\
+                "usage: hostile alloc|fork|setsid|group|sleep|files|env NAME|listen PORT|\
                  ignore-term|stderr|read PATH|cpu|fds|crash|search TOKEN... [TOKEN]"
             );
             return ExitCode::from(2);
@@ -112,6 +113,31 @@ fn setsid(rest: &[String]) {
 /// Starts a sleeper and exits, so the sleeper is orphaned.
 fn daemon(rest: &[String]) {
     let _ = spawn("sleep", rest, true);
+}
+
+/// A child in a process group of its own (as the kit starts each run:
+/// a program that runs the kit does this), then sleeps itself, until the
+/// run's time is up: the child is out of reach of a kill of the run's
+/// group, and its parent is killed, not gone on its own.
+fn group(rest: &[String]) {
+    let me = std::env::current_exe();
+    let child = me.and_then(|me| {
+        let mut command = Command::new(me);
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        command
+            .arg("sleep")
+            .args(rest)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+    });
+    match child {
+        Ok(_) => println!("started"),
+        Err(e) => println!("cannot start a child: {e}"),
+    }
+    let _ = io::stdout().flush();
+    sleep();
 }
 
 fn sleep() {

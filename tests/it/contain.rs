@@ -19,6 +19,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
+use gomoku_mist::conform;
+
 use crate::common::{BIN, hostile};
 
 /// Far beyond what any of these runs takes on a loaded machine.
@@ -436,6 +438,58 @@ fn a_program_ignoring_sigterm_is_killed_at_the_timeout_with_its_child() {
         ran.stdout.contains("still running after 2s: killed"),
         "{}",
         ran.stdout
+    );
+    none_left(&token);
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// A program that starts a child in a process group of its own (as a
+/// program that runs the kit does, and as the kit starts each run), then
+/// hangs: at the timeout the kit kills the program, and the child with it,
+/// though a kill of the run's group does not reach it.
+#[test]
+fn a_program_killed_at_the_timeout_leaves_no_child_in_a_group_of_its_own() {
+    let dir = cases("group");
+    let token = token("group");
+    let ran = check(&dir, &program("group", &[&token]), &["--timeout", "2"], &[]);
+    assert!(
+        ran.stdout.contains("still running after 2s: killed"),
+        "{}",
+        ran.stdout
+    );
+    none_left(&token);
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// As above, run directly, without the launcher (no kit: how the kit's
+/// own tests run programs, a test binary among them): no subreaper, yet
+/// the child is killed with the program. A test binary checked as "this
+/// program" ran its own tests, each run in a group of its own, and left
+/// them running.
+#[test]
+fn run_directly_a_program_killed_at_the_timeout_leaves_no_child_in_a_group_of_its_own() {
+    let dir = cases("group-direct");
+    let token = token("group-direct");
+    let opts = conform::CheckOptions {
+        program: Some(vec![
+            hostile().into_os_string(),
+            "group".into(),
+            token.clone().into(),
+        ]),
+        paths: vec![dir.join("cases")],
+        timeout: Duration::from_secs(2),
+        jobs: 2,
+        read_args: gomoku_mist::cli::setup,
+        format: conform::Format::Text,
+        contain: Default::default(),
+    };
+    let mut out = Vec::new();
+    let outcome = conform::check(&opts, None, &mut out).expect("check runs");
+    let report = String::from_utf8_lossy(&out);
+    assert_eq!(outcome, conform::Outcome::Failed, "{report}");
+    assert!(
+        report.contains("still running after 2s: killed"),
+        "{report}"
     );
     none_left(&token);
     let _ = fs::remove_dir_all(&dir);
