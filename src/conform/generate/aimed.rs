@@ -102,27 +102,6 @@ const NOT_COMMANDS: [&[u8]; 20] = [
     b"hello\nterm\n",
     b"term \nwho\nterm\n",
     b"place A1\x0b\nwho\nterm\n",
-]; 20] = [
-    b"place A 1\nwho\nterm\n",
-    b"place  A1\nwho\nterm\n",
-    b"place \nwho\nterm\n",
-    b"place\nwho\nterm\n",
-    b"place A1 B2\nwho\nterm\n",
-    b"place\tA1\nwho\nterm\n",
-    b"place A1\t\nwho\nterm\n",
-    b"placeA1\nwho\nterm\n",
-    b" who\nterm\n",
-    b"who \nterm\n",
-    b"who\t\nterm\n",
-    b"who\r\nterm\n",
-    b"place J10\r\nwho\nterm\n",
-    b"\nterm\n",
-    b"WHO\nterm\n",
-    b"Place A1\nwho\nterm\n",
-    b"who B\nterm\n",
-    b"hello\nterm\n",
-    b"term \nwho\nterm\n",
-    b"place A1\x0b\nwho\nterm\n",
 ];
 
 /// The hole cut by each edge.
