@@ -145,7 +145,13 @@ struct Grouped {
 type Key = (Kind, Clause, Group, Class);
 
 fn key(f: &Finding) -> Key {
-    let clause = f.group.clause();
+    // An empty input is the end of input at its earliest: a program that
+    // takes the end wrongly takes both so, for one reason.
+    let group = match f.group {
+        Group::Clause(Clause::InputEmpty) => Group::Clause(Clause::EofExit),
+        group => group,
+    };
+    let clause = group.clause();
     // At the end of the input, hanging and printing for ever are one
     // cause: the program does not stop there.
     let class = if f.line.is_none() {
@@ -153,7 +159,7 @@ fn key(f: &Finding) -> Key {
     } else {
         f.class
     };
-    (clause.kind(), clause, f.group, class)
+    (clause.kind(), clause, group, class)
 }
 
 /// Case `index` of the run: the same seed and index, the same bytes; the

@@ -117,7 +117,12 @@ impl Hint {
 pub fn guess(f: &Finding) -> Option<Hint> {
     // Only when the same input ended by `term` was answered right is the
     // end of the input itself shown to be what the program misses.
-    if f.clause == Clause::EofExit && (f.end_shown || f.example.is_empty()) {
+    // A wrong exit code there is no loop: only a run that did not stop.
+    let endless = matches!(
+        f.ran.end,
+        End::TimedOut(_) | End::TooMuchOutput(_) | End::OverLimit(_)
+    );
+    if f.clause == Clause::EofExit && endless && (f.end_shown || f.example.is_empty()) {
         return Some(Hint::EofLoop);
     }
     match f.class {

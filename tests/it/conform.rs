@@ -636,8 +636,9 @@ fn fuzz_json_and_junit_name_each_findings_clause_kind_cause_and_example() {
         r#""decisions": 1,"#,
         r#"{"clause": "MIST-MOVE", "kind": "rule", "#,
         r#"{"clause": "EOF-EXIT", "kind": "decision", "#,
-        r#""cause": "line 2: `view`: expected `P12,"#,
-        r#""example": "place O5\nview\nterm\n""#,
+        r#""cause": "line 2: `view`: expected `A3,"#,
+        r#""example": "place L1\nview\nterm\n""#,
+        r#""hint": "the mist's centre moves with the column and row swapped"#,
         r#""not_reproducible": []"#,
     ] {
         assert!(json.contains(want), "no {want:?} in:\n{json}");
