@@ -138,6 +138,39 @@ struct Grouped {
     /// The scenarios the lines blamed in all its cases share (what every
     /// missed win was like).
     common: Vec<Scenario>,
+    /// The clauses of other groups found to have the same cause.
+    also: Vec<Clause>,
+    /// The hypothesis that explains it and those other groups alike.
+    cause: Option<Hint>,
+}
+
+/// The groups with groups of the same cause folded into the first of
+/// them: two groups are one cause when one hypothesis of [`hint`]
+/// reproduces what the program did in the examples of both (a program
+/// that folds case answers `WHO` and `place a1` wrongly for one reason).
+/// Lost output is no cause of its own, and is not compared.
+fn one_per_cause(groups: Vec<Grouped>) -> Vec<Grouped> {
+    use std::mem::discriminant;
+    let mut kept: Vec<(Grouped, Vec<Hint>)> = Vec::new();
+    for group in groups {
+        let mut causes = hint::explaining(&group.finding);
+        causes.retain(|h| *h != Hint::Unflushed);
+        let shared =
+            |theirs: &[Hint], h: &Hint| theirs.iter().any(|t| discriminant(t) == discriminant(h));
+        let same = kept
+            .iter_mut()
+            .find(|(_, theirs)| causes.iter().any(|c| shared(theirs, c)));
+        match same {
+            Some((first, theirs)) => {
+                first.count += group.count;
+                first.also.push(group.finding.clause);
+                theirs.retain(|t| shared(&causes, t));
+                first.cause = theirs.first().copied();
+            }
+            None => kept.push((group, causes)),
+        }
+    }
+    kept.into_iter().map(|(group, _)| group).collect()
 }
 
 /// The key that orders groups: rules before decisions, then the clause
@@ -339,6 +372,8 @@ impl<'o> Shared<'o> {
                 count: 0,
                 index,
                 common: scenarios.clone(),
+                also: Vec::new(),
+                cause: None,
             });
             group.count += 1;
             group.common.retain(|s| scenarios.contains(s));
@@ -430,6 +465,7 @@ pub fn run(
     }
     let (start, deadline, term) = (shared.start, shared.deadline, shared.term);
     let (mut fuzzed, groups) = shared.into_groups(shown, spent.cases);
+    let groups = one_per_cause(groups);
     if fuzzed.cannot_start.is_some() || fuzzed.cases == 0 {
         fuzzed.seconds = start.elapsed().as_secs_f64();
         return Ok(fuzzed);
@@ -593,6 +629,8 @@ fn silent(
         count: cases,
         index: 0,
         common: Vec::new(),
+        also: Vec::new(),
+        cause: None,
     }
 }
 
@@ -656,10 +694,12 @@ fn shrink_group(
         kind: clause.kind(),
         title: clause.title(),
         failure: finding.class,
-        hint: hint::guess(&finding)
+        // A group with others folded in is told the cause they share.
+        hint: (group.cause.or_else(|| hint::guess(&finding)))
             .map(|h| h.narrowed_by(sized))
             .map(Hint::sentence),
         cause: finding.cause,
+        also: group.also.clone(),
         cases: group.count,
         first_case: group.index,
         example: report::escape_keeping_newlines(&input),

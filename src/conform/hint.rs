@@ -115,6 +115,19 @@ impl Hint {
 /// The likely cause of `f`, if one is checked by experiment; `None`
 /// where no hypothesis reproduces what the program did.
 pub fn guess(f: &Finding) -> Option<Hint> {
+    let all = explaining(f);
+    match all[..] {
+        // Whitespace only before a command: a trim and scanf's skipping
+        // read it alike, and the example cannot tell which it was.
+        [Hint::Trimmed, ..] if all.contains(&Hint::BlankSkipped) => Some(Hint::LeadingSkipped),
+        _ => all.first().copied(),
+    }
+}
+
+/// Every hypothesis that reproduces what the program did with `f`'s
+/// example, likeliest first: two findings one hypothesis explains are
+/// one cause.
+pub fn explaining(f: &Finding) -> Vec<Hint> {
     // Only when the same input ended by `term` was answered right is the
     // end of the input itself shown to be what the program misses.
     // A wrong exit code there is no loop: only a run that did not stop.
@@ -123,11 +136,12 @@ pub fn guess(f: &Finding) -> Option<Hint> {
         End::TimedOut(_) | End::TooMuchOutput(_) | End::OverLimit(_)
     );
     if f.clause == Clause::EofExit && endless && (f.end_shown || f.example.is_empty()) {
-        return Some(Hint::EofLoop);
+        return vec![Hint::EofLoop];
     }
     match f.class {
-        Class::Hang | Class::Crash => unflushed(f).then_some(Hint::Unflushed),
-        Class::Output => output_hint(f),
+        Class::Hang | Class::Crash if unflushed(f) => vec![Hint::Unflushed],
+        Class::Hang | Class::Crash => Vec::new(),
+        Class::Output => output_hints(f),
     }
 }
 
@@ -146,18 +160,15 @@ fn unflushed(f: &Finding) -> bool {
     due > 0 && f.ran.stdout.len() < due
 }
 
-/// The hint for a run that exited with the wrong output: the first
-/// hypothesis whose reference output is the program's.
-fn output_hint(f: &Finding) -> Option<Hint> {
+/// The hypotheses whose reference output is the program's, for a run
+/// that exited with the wrong output.
+fn output_hints(f: &Finding) -> Vec<Hint> {
     let got = &f.ran.stdout;
     if !matches!(f.ran.end, End::Code(_)) {
-        return None;
+        return Vec::new();
     }
     let matches = |input: &[u8]| reference(Invocation::contract(), input).stdout == *got;
     let input = &f.example;
-    if let Some(hint) = pieces(input, got) {
-        return Some(hint);
-    }
     let rewrites: [(Hint, Rewrite); 5] = [
         (Hint::NulEndsString, |l| {
             let at = l.iter().position(|&b| b == 0)?;
@@ -179,18 +190,13 @@ fn output_hint(f: &Finding) -> Option<Hint> {
     let fits = |(hint, rewrite): &(Hint, Rewrite)| {
         rewritten(input, *rewrite, *hint == Hint::BlankSkipped).is_some_and(|c| matches(&c))
     };
-    let fitting: Vec<Hint> = rewrites.iter().filter(|r| fits(r)).map(|r| r.0).collect();
-    match fitting[..] {
-        // Whitespace only before a command: a trim and scanf's skipping
-        // read it alike, and the example cannot tell which it was.
-        [Hint::Trimmed, Hint::BlankSkipped, ..] => return Some(Hint::LeadingSkipped),
-        [first, ..] => return Some(first),
-        [] => {}
+    let mut all: Vec<Hint> = pieces(input, got).into_iter().collect();
+    all.extend(rewrites.iter().filter(|r| fits(r)).map(|r| r.0));
+    all.extend(win_hint(f));
+    if mist_swapped(f) {
+        all.push(Hint::MistSwapped);
     }
-    if let Some(hint) = win_hint(f) {
-        return Some(hint);
-    }
-    mist_swapped(f).then_some(Hint::MistSwapped)
+    all
 }
 
 /// `line` without the whitespace around it.

@@ -105,13 +105,13 @@ fn check_gives_no_hint_that_no_experiment_bears_out() {
     assert_eq!(check_hint("nul-hang", b"\0\nwho\nterm\n").0, None);
 }
 
-#[test]
-fn fuzz_finds_a_buffers_size_by_experiment() {
+/// `fuzz --format json` of `broken BUG` over `cases` cases, parsed.
+fn fuzz_json(bug: &str, cases: u64) -> serde_json::Value {
     let dir = tempfile::tempdir().expect("a folder");
     let opts = FuzzOptions {
-        program: vec![broken().into_os_string(), "buffer-256".into()],
+        program: vec![broken().into_os_string(), bug.into()],
         seed: 1,
-        limit: Limit::Cases(200),
+        limit: Limit::Cases(cases),
         out_dir: dir.path().to_path_buf(),
         timeout: Duration::from_secs(5),
         jobs: 2,
@@ -124,11 +124,43 @@ fn fuzz_finds_a_buffers_size_by_experiment() {
     let outcome = conform::fuzz(&opts, None, &mut out).expect("fuzz runs");
     let json = String::from_utf8(out).expect("UTF-8");
     assert_eq!(outcome, Outcome::Failed, "{json}");
-    let doc: serde_json::Value = serde_json::from_str(&json).expect("fuzz's JSON");
+    serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}:\n{json}"))
+}
+
+#[test]
+fn fuzz_makes_one_finding_of_groups_one_cause_explains() {
+    // Folding case fails `WHO` (CMD-EXACT) and `place a1` (PLACE-POINT);
+    // skipping blank lines fails ` who` (CMD-EXACT) and an empty line
+    // (CMD-INVALID): each one bug, one finding, its cases all counted.
+    for (bug, also, cause) in [
+        ("no-case", "PLACE-POINT", Hint::NoCase),
+        ("skip-blank", "CMD-INVALID", Hint::BlankSkipped),
+    ] {
+        let doc = fuzz_json(bug, 127);
+        let findings = doc["findings"].as_array().expect("findings");
+        assert_eq!(findings.len(), 1, "broken {bug}: {doc:#}");
+        let f = &findings[0];
+        assert_eq!(
+            f["also"],
+            serde_json::json!([also]),
+            "broken {bug}: {doc:#}"
+        );
+        assert_eq!(
+            f["hint"],
+            cause.sentence().as_str(),
+            "broken {bug}: {doc:#}"
+        );
+        assert_eq!(f["cases"], doc["failures"], "broken {bug}: {doc:#}");
+    }
+}
+
+#[test]
+fn fuzz_finds_a_buffers_size_by_experiment() {
+    let doc = fuzz_json("buffer-256", 200);
     let want = Hint::Pieces { from: 255, to: 255 }.sentence();
     let findings = doc["findings"].as_array().expect("findings");
     assert!(
         findings.iter().any(|f| f["hint"] == want.as_str()),
-        "no finding says {want:?}:\n{json}"
+        "no finding says {want:?}:\n{doc:#}"
     );
 }

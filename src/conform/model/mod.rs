@@ -197,6 +197,9 @@ pub struct FuzzFinding {
     /// A likely cause in the student's terms, checked by experiment
     /// (see [`hint`](super::hint)); `None` where there is no guess.
     pub hint: Option<String>,
+    /// The clauses of other groups folded into this one because one
+    /// likely cause explains them all (see [`hint`](super::hint)).
+    pub also: Vec<Clause>,
     /// How many cases fell in the group.
     pub cases: u64,
     /// Its case of lowest number.

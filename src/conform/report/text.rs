@@ -126,6 +126,13 @@ pub fn finding(out: &mut dyn Write, number: usize, f: &FuzzFinding) -> io::Resul
         f.first_case
     )?;
     likely_cause(out, f.hint.as_deref())?;
+    if !f.also.is_empty() {
+        writeln!(
+            out,
+            "  the same cause breaks {} too: its cases are counted here",
+            clause::ids(&f.also)
+        )?;
+    }
     if !f.shared.is_empty() {
         writeln!(out, "  what all its cases share: {}", f.shared.join("; "))?;
     }
