@@ -187,6 +187,9 @@ fn env(rest: &[String]) {
 
 /// Listens on the loopback port given, for up to a minute: prints
 /// `reached` if anyone connects.
+/// What `listen` writes to whoever reaches it.
+const LISTENER_SAYS: &[u8] = b"hostile listener\n";
+
 fn listen(rest: &[String]) {
     let port = rest.first().map_or("0", String::as_str);
     let listener = match TcpListener::bind(format!("127.0.0.1:{port}")) {
@@ -201,7 +204,10 @@ fn listen(rest: &[String]) {
     let _ = listener.set_nonblocking(true);
     let until = Instant::now() + Duration::from_secs(60);
     while Instant::now() < until {
-        if listener.accept().is_ok() {
+        if let Ok((mut stream, _)) = listener.accept() {
+            // The knocker's proof that it reached this program, and not
+            // whatever else may have the port since.
+            let _ = stream.write_all(LISTENER_SAYS);
             println!("reached");
             return;
         }

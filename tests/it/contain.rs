@@ -309,8 +309,16 @@ fn without_the_network_under_bwrap_nobody_reaches_a_listener() {
     let knocker = {
         let (reached, done) = (reached.clone(), done.clone());
         std::thread::spawn(move || {
+            // Reached only if the program says so on the connection: the
+            // port was free when chosen, but another test may take it.
+            let says = |mut stream: std::net::TcpStream| {
+                let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+                let mut heard = String::new();
+                let _ = std::io::Read::read_to_string(&mut stream, &mut heard);
+                heard.contains("hostile listener")
+            };
             while !done.load(Ordering::SeqCst) {
-                if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok_and(says) {
                     reached.store(true, Ordering::SeqCst);
                 }
                 std::thread::sleep(Duration::from_millis(50));
