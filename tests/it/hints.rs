@@ -103,6 +103,9 @@ fn check_gives_no_hint_that_no_experiment_bears_out() {
     assert_eq!(check_hint("edge", &edge).0, None);
     // Hung on a NUL line with nothing due before it: nothing was lost.
     assert_eq!(check_hint("nul-hang", b"\0\nwho\nterm\n").0, None);
+    // `place 0\r` is `Invalid coordinate` to a program that drops the
+    // `\r` and to one that takes it for part of the point: no telling.
+    assert_eq!(check_hint("cr-place", b"place 0\r\nterm\n").0, None);
 }
 
 /// `fuzz --format json` of `broken BUG` over `cases` cases, parsed.
