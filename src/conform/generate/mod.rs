@@ -1,4 +1,4 @@
-//! The cases `fuzz` runs: first the aimed ones ([`aimed`]), one for each
+//! The cases `fuzz` runs: first the aimed ones (`aimed.rs`), one for each
 //! scenario of the assignment and each mistake students' programs make;
 //! then random sessions aimed at where implementations break: whole games won
 //! in every direction, along every edge and in every corner, overlines, a
