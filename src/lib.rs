@@ -36,7 +36,10 @@
 //!   the commands, the diagnosis ([`conform::trace`], which observes the
 //!   controller's own session, the contract's [`conform::clause`]s and
 //!   the assignment's [`conform::scenario`]s as enums,
-//!   [`conform::diagnose`], [`conform::shrink`], [`conform::generate`])
+//!   [`conform::diagnose`], [`conform::hint`] (a likely cause, checked
+//!   by running the reference on the example as the cause would change
+//!   it), [`conform::shrink`], [`conform::generate`], whose aimed cases
+//!   come first)
 //!   and the running of programs
 //!   ([`conform::run`], through this binary as its [`conform::launch`]er,
 //!   in bwrap's box where it works, as one [`conform::sandbox::Kit`]
