@@ -915,6 +915,16 @@ fn end_cause(input: &[u8], trace: &Trace, ran: &Ran, class: Class) -> String {
         (Class::Hang, Stop::Ended(_)) => "still running after the game ended".to_owned(),
         (Class::Hang, Stop::Term) => "still running after `term`".to_owned(),
         (Class::Crash, _) => format!("crashes at end of input ({})", ended(ran)),
+        // What differs, in words: the diff's own first line says only
+        // where.
+        _ if matches!(ran.end, End::Code(_)) && ran.stdout != trace.stdout => {
+            let (want, got) = from_first_difference(&trace.stdout, &ran.stdout);
+            format!(
+                "expected {}, got {}",
+                line_in_words(want),
+                line_in_words(got)
+            )
+        }
         _ => match report::compare(&trace.expected(), ran) {
             Some(detail) => detail.lines().next().unwrap_or_default().trim().to_owned(),
             None => "agreed when run again".to_owned(),

@@ -696,6 +696,7 @@ fn shrink_group(
         failure: finding.class,
         // A group with others folded in is told the cause they share.
         hint: (group.cause.or_else(|| hint::guess(&finding)))
+            .filter(|&h| !fares_as_control(opts, kit, h, &finding, deadline))
             .map(|h| h.narrowed_by(sized))
             .map(Hint::sentence),
         cause: finding.cause,
@@ -854,6 +855,27 @@ fn run_program(
             .max(MIN_CAP),
     };
     run::run(kit, &opts.program, &[], input, limits)
+}
+
+/// Whether the program answers the control of `hint` (its odd bytes
+/// read as letters, see [`hint::control`]) as it answered the example:
+/// then they are not what it gets wrong, and the hint is dropped.
+fn fares_as_control(
+    opts: &FuzzOptions,
+    kit: Option<&Kit>,
+    hint: Hint,
+    finding: &Finding,
+    deadline: Option<Instant>,
+) -> bool {
+    let Some(control) = hint::control(hint, &finding.example) else {
+        return false;
+    };
+    if deadline.is_some_and(|d| Instant::now() >= d) {
+        return false;
+    }
+    let expected = trace::trace(&control).expected();
+    let ran = run_program(opts, kit, &expected, &control, opts.timeout);
+    matches!(ran.end, End::Code(_)) && ran.stdout == finding.ran.stdout
 }
 
 /// Whether the program's run of `input` disagrees with the reference;
