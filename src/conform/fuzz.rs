@@ -708,16 +708,16 @@ fn shrink_group(
         file: String::new(),
         shrink_cut_short: shrunk.cut_short,
         differs: report::summary(&expected, &finding.ran),
-        shared: shared_scenarios(group),
+        shared: shared_scenarios(group, &input),
         shrunk: summary,
         input,
     }
 }
 
 /// What every case of a group that gathers cases by what they were like
-/// (missed wins, whitespace) shared, in words, in the order the trace met
-/// them, as the example shows them; nothing for other groups.
-fn shared_scenarios(group: &Grouped) -> Vec<&'static str> {
+/// (missed wins, whitespace) shared and the example `shown` has too, in
+/// words, in the order the trace met them; nothing for other groups.
+fn shared_scenarios(group: &Grouped, shown: &[u8]) -> Vec<&'static str> {
     if !matches!(group.finding.group, Group::WinMissed | Group::Whitespace) {
         return Vec::new();
     }
@@ -727,10 +727,14 @@ fn shared_scenarios(group: &Grouped) -> Vec<&'static str> {
         (Scenario::WinRow..=Scenario::Win361stStone).contains(s)
             || (Scenario::InvalidEmpty..=Scenario::InvalidUnknown).contains(s)
     };
+    // Only what the example shown has too: the line describes it, and
+    // never says what the student cannot see in it.
+    let t = trace::trace(shown);
+    let in_shown = |s: &Scenario| t.steps.iter().any(|step| step.scenarios.contains(s));
     group
         .common
         .iter()
-        .filter(|s| own(s))
+        .filter(|s| own(s) && in_shown(s))
         .map(|s| s.what())
         .collect()
 }
@@ -946,6 +950,34 @@ fn write_report(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_a_groups_cases_share_is_said_only_of_what_its_example_shows() {
+        let ran = Ran {
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            end: End::Code(1),
+            took: Duration::ZERO,
+        };
+        let group = Grouped {
+            finding: Finding {
+                group: Group::WinMissed,
+                ..Finding::new(Clause::WinLine, Class::Output, String::new(), ran)
+            },
+            count: 2,
+            index: 0,
+            // The unshrunk cases all won inside the board, and along a
+            // column; the example shown wins on column A.
+            common: vec![Scenario::WinColumn, Scenario::WinInside],
+            also: Vec::new(),
+            cause: None,
+        };
+        let shown = b"place A3\nplace B3\nplace A4\nplace B4\nplace A5\nplace B5\nplace A6\nplace B6\nplace A7\nterm\n";
+        assert_eq!(
+            shared_scenarios(&group, shown),
+            [Scenario::WinColumn.what()]
+        );
+    }
 
     #[test]
     fn workers_never_outnumber_cases_or_the_jobs_cap() {
