@@ -318,7 +318,10 @@ pub fn diagnose(input: &[u8], trace: &Trace, ran: &Ran, prober: &Prober) -> Opti
         return Some(guess(&lines, lo, hi, *v, ran_n, trace_n));
     }
     let plain_fails = plain_fails(&lines, hi, *v, prober);
-    Some(line_finding(&lines, hi, *v, ran_n, trace_n, plain_fails))
+    let f = line_finding(&lines, hi, *v, ran_n, trace_n, plain_fails);
+    // Bisection takes a prefix that disagrees to mean every longer one
+    // does; a short example has every shorter prefix tried.
+    Some(first_wrong_prefix(f, prober))
 }
 
 /// The smallest n whose prefix of `lines` disagrees, known to be in
@@ -1039,6 +1042,46 @@ pub fn last_line_finding(body: &[u8], prober: &Prober) -> Option<Finding> {
     ))
 }
 
+/// Prefixes are all tried, one by one, only for an example of at most
+/// this many lines: a shrunk one nearly always is, and a longer one
+/// (a full board) would cost a run a line.
+pub const WALK_ALL: usize = 32;
+
+/// `f`, a finding blamed on the last line of its example (lines ended by
+/// `term`), blamed instead on the first line whose prefix disagrees,
+/// every shorter prefix tried: shrinking checks only the prefix one line
+/// shorter, and a program can go wrong on line 1 (a NUL that makes it
+/// swallow the next line) yet agree on lines 1 and 2, where line 2 needs
+/// no reply. Unchanged when no shorter prefix disagrees, or the example
+/// is longer than [`WALK_ALL`] lines, or time is out.
+pub fn first_wrong_prefix(f: Finding, prober: &Prober) -> Finding {
+    let Some(body) = f.example.strip_suffix(b"term\n") else {
+        return f;
+    };
+    if !(body.is_empty() || body.ends_with(b"\n")) {
+        return f;
+    }
+    let lines: Vec<&[u8]> = body
+        .split_inclusive(|&b| b == b'\n')
+        .map(|l| &l[..l.len() - 1])
+        .collect();
+    let n = lines.len();
+    if f.line != Some(n) || !(2..=WALK_ALL).contains(&n) {
+        return f;
+    }
+    let mut known = BTreeMap::new();
+    let points: Vec<usize> = (1..n).collect();
+    probe(&lines, &points, prober, &mut known);
+    let first = known.iter().find(|(_, (v, _, _))| *v != Verdict::Agree);
+    match first {
+        Some((&k, (v, ran, trace))) => {
+            let plain_fails = plain_fails(&lines, k, *v, prober);
+            line_finding(&lines, k, *v, ran, trace, plain_fails)
+        }
+        None => f,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1131,6 +1174,54 @@ mod tests {
             f.cause,
             "no reply to line 2: `place M5\\r`; expected `Invalid!`"
         );
+    }
+
+    /// The reference, but a line holding a NUL makes it swallow the line
+    /// after it, and it exits 0 at end of input.
+    fn nul_swallows_next(input: &[u8]) -> (Vec<u8>, End) {
+        let mut kept: Vec<u8> = Vec::new();
+        let mut skip = false;
+        for line in input.split_inclusive(|&b| b == b'\n') {
+            if std::mem::take(&mut skip) {
+                continue;
+            }
+            skip = line.contains(&0);
+            kept.extend_from_slice(line);
+        }
+        let t = trace::trace(&kept);
+        let code = if t.stop == Stop::EndOfInput {
+            0
+        } else {
+            t.code
+        };
+        (t.stdout, End::Code(code))
+    }
+
+    #[test]
+    fn every_shorter_prefix_is_tried_before_the_last_line_is_blamed() {
+        let run = runs(&nul_swallows_next);
+        let prober = Prober {
+            run: &run,
+            timeout: Duration::from_secs(1),
+            jobs: 2,
+            term: TermCheck::Right,
+            deadline: None,
+            end_by_deadline: false,
+        };
+        // Line 3 fails and the prefix of 2 lines agrees (the swallowed
+        // `place` needs no reply), so shrinking blames line 3; but the
+        // prefix of line 1 alone fails too: its `term` is swallowed.
+        let body = b"who\x00\nplace A1\nhistory\n";
+        let f = last_line_finding(body, &prober).expect("line 3 fails");
+        assert_eq!(f.line, Some(3));
+        let f = first_wrong_prefix(f, &prober);
+        assert_eq!(
+            (f.line, f.clause),
+            (Some(1), Clause::BytesAny),
+            "{}",
+            f.cause
+        );
+        assert_eq!(f.example, b"who\x00\nterm\n");
     }
 
     #[test]

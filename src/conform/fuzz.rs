@@ -672,6 +672,19 @@ fn shrink_group(
     let sized = hint::guess(&group.finding)
         .map(|h| hint::narrowed(h, |input| disagrees(opts, kit, input, deadline)));
     let (shrunk, finding) = shrink_example(opts, kit, term, group, deadline);
+    // Shrinking checked only the prefix one line shorter.
+    let run = |input: &[u8], expected: &Expected, timeout: Duration| {
+        run_program(opts, kit, expected, input, timeout)
+    };
+    let prober = Prober {
+        run: &run,
+        timeout: opts.timeout,
+        jobs: opts.jobs.clamp(1, 4),
+        term,
+        deadline,
+        end_by_deadline: false,
+    };
+    let finding = diagnose::first_wrong_prefix(finding, &prober);
     let lines = |b: &[u8]| b.split_inclusive(|&c| c == b'\n').count();
     let from = &group.finding.example;
     let input = finding.example.clone();
