@@ -223,7 +223,10 @@ fn judge(
         clause,
         kind: clause.map(Clause::kind),
         line: finding.as_ref().and_then(|f| f.line),
-        hint: finding.as_ref().and_then(hint::guess).map(Hint::sentence),
+        hint: finding
+            .as_ref()
+            .and_then(|f| runner.hint(&case, f, started, opts.timeout))
+            .map(Hint::sentence),
         cause: finding.map(|f| f.cause),
         detail,
         timed_out: matches!(ran.end, run::End::TimedOut(_)),
@@ -256,6 +259,32 @@ impl Runner<'_> {
             let ran = self.run(&case.args, &case.input, expected.stdout.len(), timeout);
             (ran, twin.and_then(|h| h.join().ok()))
         })
+    }
+
+    /// The hint for `f`, unless the program answers the hint's control
+    /// (its odd bytes read as letters) as it answered the example: then
+    /// they are not what it gets wrong. The control runs only within
+    /// what is left of the case's `timeout`.
+    fn hint(
+        &self,
+        case: &case::Case,
+        f: &diagnose::Finding,
+        started: Instant,
+        timeout: Duration,
+    ) -> Option<Hint> {
+        let h = hint::guess(f)?;
+        let Some(control) = hint::control(h, &f.example) else {
+            return Some(h);
+        };
+        let Some(left) = timeout
+            .checked_sub(started.elapsed())
+            .filter(|l| !l.is_zero())
+        else {
+            return Some(h);
+        };
+        let ran = self.run(&case.args, &control, f.ran.stdout.len(), left);
+        let alike = matches!(ran.end, run::End::Code(_)) && ran.stdout == f.ran.stdout;
+        (!alike).then_some(h)
     }
 
     /// One run of the program on `input`, its output capped far above the

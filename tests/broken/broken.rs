@@ -59,6 +59,9 @@ enum Bug {
     /// Skips blank lines and leading whitespace, as
     /// `scanf(" %[^\n]")` does.
     SkipBlank,
+    /// Reads a point's letter and digits and ignores whatever follows
+    /// them (`J10x`, `J10\r`), as `sscanf(param, "%c%d")` does.
+    LaxPoint,
 }
 
 /// The bugs planted in one run.
@@ -91,6 +94,7 @@ fn bug_named(name: &str) -> Option<Bug> {
         "nul-cut" => Bug::NulCut,
         "no-case" => Bug::NoCase,
         "skip-blank" => Bug::SkipBlank,
+        "lax-point" => Bug::LaxPoint,
         _ => return None,
     })
 }
@@ -104,7 +108,7 @@ fn main() -> ExitCode {
     let Some(bugs) = bugs else {
         let _ = writeln!(
             io::stderr(),
-            "usage: broken BUG[,BUG...], each none|eof-loop|edge|overline|mist-swap|trim|exit-code|long-line|tie|flood|nul-hang|silent|term-exit-0|anti-diagonal|cr-place|buffer-256|nul-cut|no-case|skip-blank"
+            "usage: broken BUG[,BUG...], each none|eof-loop|edge|overline|mist-swap|trim|exit-code|long-line|tie|flood|nul-hang|silent|term-exit-0|anti-diagonal|cr-place|buffer-256|nul-cut|no-case|skip-blank|lax-point"
         );
         return ExitCode::from(2);
     };
@@ -210,8 +214,15 @@ fn play(bug: &Bugs, input: &mut impl BufRead, out: &mut impl Write) -> u8 {
             }
             _ => match text.strip_prefix(b"place ") {
                 Some(param)
-                    if !param.is_empty() && !param.iter().any(|b| b" \t\r\x0b\x0c".contains(b)) =>
+                    if !param.is_empty() && !param.iter().any(|b| b" \t\r\x0b\x0c".contains(b))
+                        || bug.has(Bug::LaxPoint) && !param.contains(&b' ') =>
                 {
+                    let param = if bug.has(Bug::LaxPoint) {
+                        let digits = param.iter().skip(1).take_while(|b| b.is_ascii_digit());
+                        &param[..(1 + digits.count()).min(param.len())]
+                    } else {
+                        param
+                    };
                     match parse_point(param) {
                         None => writeln!(out, "Invalid coordinate"),
                         Some((x, y)) if game.board[x][y] != 0 => {

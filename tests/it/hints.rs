@@ -106,6 +106,11 @@ fn check_gives_no_hint_that_no_experiment_bears_out() {
     // `place 0\r` is `Invalid coordinate` to a program that drops the
     // `\r` and to one that takes it for part of the point: no telling.
     assert_eq!(check_hint("cr-place", b"place 0\r\nterm\n").0, None);
+    // A program that ignores what follows a point places a stone for
+    // `place J10\r`, as the reference does for `place J10`; but it does
+    // for `place J10x` too: the `\r` is no more its cause than the `x`.
+    let (hint, clause) = check_hint("lax-point", b"place J10\r\nwho\nterm\n");
+    assert_eq!(hint, None, "[{clause:?}]");
 }
 
 /// `fuzz --format json` of `broken BUG` over `cases` cases, parsed.
