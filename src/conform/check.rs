@@ -261,10 +261,9 @@ impl Runner<'_> {
         })
     }
 
-    /// The hint for `f`, unless the program answers the hint's control
-    /// (its odd bytes read as letters) as it answered the example: then
-    /// they are not what it gets wrong. The control runs only within
-    /// what is left of the case's `timeout`.
+    /// The hint for `f`, unless the program's answer to the hint's
+    /// control refutes it (see [`hint::control`]). The control runs only
+    /// within what is left of the case's `timeout`.
     fn hint(
         &self,
         case: &case::Case,
@@ -282,9 +281,14 @@ impl Runner<'_> {
         else {
             return Some(h);
         };
-        let ran = self.run(&case.args, &control, f.ran.stdout.len(), left);
-        let alike = matches!(ran.end, run::End::Code(_)) && ran.stdout == f.ran.stdout;
-        (!alike).then_some(h)
+        let expected = trace::trace(&control.input).stdout.len();
+        let ran = self.run(
+            &case.args,
+            &control.input,
+            expected.max(f.ran.stdout.len()),
+            left,
+        );
+        (!control.refutes(&f.ran.stdout, &ran)).then_some(h)
     }
 
     /// One run of the program on `input`, its output capped far above the

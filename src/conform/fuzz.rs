@@ -709,7 +709,7 @@ fn shrink_group(
         failure: finding.class,
         // A group with others folded in is told the cause they share.
         hint: (group.cause.or_else(|| hint::guess(&finding)))
-            .filter(|&h| !fares_as_control(opts, kit, h, &finding, deadline))
+            .filter(|&h| !refuted(opts, kit, h, &finding, deadline))
             .map(|h| h.narrowed_by(sized))
             .map(Hint::sentence),
         cause: finding.cause,
@@ -874,10 +874,10 @@ fn run_program(
     run::run(kit, &opts.program, &[], input, limits)
 }
 
-/// Whether the program answers the control of `hint` (its odd bytes
-/// read as letters, see [`hint::control`]) as it answered the example:
-/// then they are not what it gets wrong, and the hint is dropped.
-fn fares_as_control(
+/// Whether the program's answer to the control of `hint` refutes it
+/// (see [`hint::control`]); `false` where there is no control or no time
+/// left to run it.
+fn refuted(
     opts: &FuzzOptions,
     kit: Option<&Kit>,
     hint: Hint,
@@ -890,9 +890,9 @@ fn fares_as_control(
     if deadline.is_some_and(|d| Instant::now() >= d) {
         return false;
     }
-    let expected = trace::trace(&control).expected();
-    let ran = run_program(opts, kit, &expected, &control, opts.timeout);
-    matches!(ran.end, End::Code(_)) && ran.stdout == finding.ran.stdout
+    let expected = trace::trace(&control.input).expected();
+    let ran = run_program(opts, kit, &expected, &control.input, opts.timeout);
+    control.refutes(&finding.ran.stdout, &ran)
 }
 
 /// Whether the program's run of `input` disagrees with the reference;

@@ -16,14 +16,15 @@
 
 use crate::controller::text;
 use crate::rules::command::is_whitespace;
-use crate::rules::game::Game;
+use crate::rules::game::{Ending, Game};
 use crate::rules::mist::next_centre;
+use crate::rules::player::Player;
 use crate::rules::point::{Column, Point, Row};
 use crate::rules::rule::Rule;
 
 use super::clause::Clause;
 use super::diagnose::{Class, Finding};
-use super::run::End;
+use super::run::{End, Ran};
 use super::scenario::Scenario;
 use super::trace::{self, Stop};
 use super::{Invocation, reference};
@@ -189,7 +190,9 @@ fn output_hints(f: &Finding) -> Vec<Hint> {
     ];
     // Where the control explains the output as well, the example cannot
     // tell the hypothesis from it (see `control`), and no hint is given.
-    let control = |hint: Hint| control(hint, input).is_some_and(|c| matches(&c));
+    let control = |hint: Hint| {
+        control(hint, input).is_some_and(|c| c.refuted_if == Refuted::Alike && matches(&c.input))
+    };
     let fits = |(hint, rewrite): &(Hint, Rewrite)| {
         rewritten(input, *rewrite, *hint == Hint::BlankSkipped).is_some_and(|c| matches(&c))
             && !control(*hint)
@@ -203,15 +206,53 @@ fn output_hints(f: &Finding) -> Vec<Hint> {
     all
 }
 
-/// The control of a hypothesis that drops bytes: `input` with the same
-/// bytes read as ordinary letters (`x`); `None` for other hypotheses or
-/// where it changes nothing. `place 0\r` is `Invalid coordinate` whether
-/// the `\r` was dropped or taken for part of the point, and a program
-/// that ignores what follows a point takes `place J10\r` as it takes
-/// `place J10x`: where the control fares as the example does, the odd
-/// bytes are not what the program gets wrong. `fuzz` also runs the
-/// program itself on it.
-pub fn control(hint: Hint, input: &[u8]) -> Option<Vec<u8>> {
+/// An experiment that can refute a hint: an input to run the program on,
+/// and what its answer must not be.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Control {
+    /// What the program is run on.
+    pub input: Vec<u8>,
+    /// What answer refutes the hint.
+    pub refuted_if: Refuted,
+}
+
+/// What answer to a [`Control`] refutes its hint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refuted {
+    /// The program answers the control as it answered the example: the
+    /// bytes the control changed are not what it gets wrong.
+    Alike,
+    /// The program answers the control wrongly too: what the control
+    /// leaves out is not what it gets wrong.
+    Wrong,
+}
+
+impl Control {
+    /// Whether `ran`, the program's run of the control, refutes the hint
+    /// of a finding whose example the program answered with `example`.
+    pub fn refutes(&self, example: &[u8], ran: &Ran) -> bool {
+        let exited = matches!(ran.end, End::Code(_));
+        match self.refuted_if {
+            Refuted::Alike => exited && ran.stdout == example,
+            Refuted::Wrong => {
+                let due = reference(Invocation::contract(), &self.input);
+                !exited || ran.stdout != due.stdout || ran.end != End::Code(due.code)
+            }
+        }
+    }
+}
+
+/// The control of a hint, where it has one. For a hypothesis that drops
+/// bytes: `input` with the same bytes read as ordinary letters (`x`).
+/// `place 0\r` is `Invalid coordinate` whether the `\r` was dropped or
+/// taken for part of the point, and a program that ignores what follows
+/// a point takes `place J10\r` as it takes `place J10x`: where the
+/// control fares as the example does, the odd bytes are not what the
+/// program gets wrong. For six in a row not winning: the same game with
+/// an end stone of the line placed elsewhere, so that exactly five win;
+/// a program that misses that five too misses more than overlines.
+/// `check` and `fuzz` run the program on it.
+pub fn control(hint: Hint, input: &[u8]) -> Option<Control> {
     let lettered: Rewrite = match hint {
         Hint::NulEndsString => |l| {
             let at = l.iter().position(|&b| b == 0)?;
@@ -233,9 +274,73 @@ pub fn control(hint: Hint, input: &[u8]) -> Option<Vec<u8>> {
             let start = l.iter().position(|&b| !is_whitespace(b))?;
             (start > 0).then(|| [vec![b'x'; start].as_slice(), &l[start..]].concat())
         },
+        Hint::ExactFive => {
+            return exactly_five(input).map(|input| Control {
+                input,
+                refuted_if: Refuted::Wrong,
+            });
+        }
         _ => return None,
     };
-    rewritten(input, lettered, false)
+    rewritten(input, lettered, false).map(|input| Control {
+        input,
+        refuted_if: Refuted::Alike,
+    })
+}
+
+/// `input`, whose game is won by six or more in a row, with one stone
+/// placed elsewhere so that the same game is won by exactly five: the
+/// first such change the reference bears out, trying the latest stones
+/// first (the line's ends are most often the last placed) and, for
+/// the stone moved, a corner or an edge's middle no line of the game
+/// reaches. `None` if no such change is found.
+fn exactly_five(input: &[u8]) -> Option<Vec<u8>> {
+    let exact = || Invocation::Play {
+        game: Box::new(Game::new(Rule::Exact)),
+        settings: Default::default(),
+        cpu: None,
+    };
+    let lines: Vec<&[u8]> = input.split_inclusive(|&b| b == b'\n').collect();
+    let unused: Vec<&[u8]> = [
+        b"A1".as_slice(),
+        b"S19",
+        b"A19",
+        b"S1",
+        b"J1",
+        b"A10",
+        b"S10",
+        b"J19",
+    ]
+    .into_iter()
+    .filter(|p| !lines.iter().any(|l| l.windows(p.len()).any(|w| w == *p)))
+    .collect();
+    let won = |out: &[u8]| {
+        [Player::Black, Player::White]
+            .iter()
+            .any(|&winner| contains(out, text::result(Ending::Win { winner })))
+    };
+    for (i, line) in lines.iter().enumerate().rev() {
+        if !line.starts_with(b"place ") {
+            continue;
+        }
+        for p in &unused {
+            let mut changed = Vec::with_capacity(input.len());
+            for (j, l) in lines.iter().enumerate() {
+                if j == i {
+                    changed.extend_from_slice(b"place ");
+                    changed.extend_from_slice(p);
+                    changed.extend_from_slice(if l.ends_with(b"\n") { b"\n" } else { b"" });
+                } else {
+                    changed.extend_from_slice(l);
+                }
+            }
+            let due = reference(Invocation::contract(), &changed).stdout;
+            if won(&due) && reference(exact(), &changed).stdout == due {
+                return Some(changed);
+            }
+        }
+    }
+    None
 }
 
 /// `line` without the whitespace around it.

@@ -77,6 +77,11 @@ fn check_gives_each_planted_cause_its_hint() {
             Hint::TieBeforeWin,
         ),
         ("overline", overline.to_vec(), Hint::ExactFive),
+        (
+            "overline",
+            golden("overline/white_six_anti_diagonal.in"),
+            Hint::ExactFive,
+        ),
         ("mist-swap", golden("coord/valid_a10.in"), Hint::MistSwapped),
         // One line cannot tell 255 from its neighbours: `check` runs
         // nothing more, and says the range.
@@ -110,6 +115,13 @@ fn check_gives_no_hint_that_no_experiment_bears_out() {
     // `place J10\r`, as the reference does for `place J10`; but it does
     // for `place J10x` too: the `\r` is no more its cause than the `x`.
     let (hint, clause) = check_hint("lax-point", b"place J10\r\nwho\nterm\n");
+    assert_eq!(hint, None, "[{clause:?}]");
+    // A program that misses every five on an anti-diagonal misses six
+    // there too, as one that takes only exactly five for a win would;
+    // but it misses the same game's exactly five as well (the control):
+    // six in a row is not its cause.
+    let six = golden("overline/white_six_anti_diagonal.in");
+    let (hint, clause) = check_hint("anti-diagonal", &six);
     assert_eq!(hint, None, "[{clause:?}]");
 }
 
