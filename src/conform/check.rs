@@ -217,16 +217,18 @@ fn judge(
         .as_ref()
         .filter(|_| ran_at_all)
         .and_then(|t| runner.blame(&case, t, &ran, twin, started, opts.timeout));
-    let clause = finding.as_ref().map(|f| f.clause);
+    let hint = finding
+        .as_ref()
+        .and_then(|f| runner.hint(&case, f, started, opts.timeout));
+    let clause = finding
+        .as_ref()
+        .map(|f| hint.map_or(f.clause, |h| h.clause(f.clause)));
     let reason = report::summary(&expected, &ran).to_owned();
     Ok(CaseResult {
         clause,
         kind: clause.map(Clause::kind),
         line: finding.as_ref().and_then(|f| f.line),
-        hint: finding
-            .as_ref()
-            .and_then(|f| runner.hint(&case, f, started, opts.timeout))
-            .map(Hint::sentence),
+        hint: hint.map(Hint::sentence),
         cause: finding.map(|f| f.cause),
         detail,
         timed_out: matches!(ran.end, run::End::TimedOut(_)),

@@ -702,16 +702,17 @@ fn shrink_group(
         Group::Whitespace => whitespace_clause(&group.common),
         Group::Clause(_) => finding.clause,
     };
+    // A group with others folded in is told the cause they share.
+    let hint = (group.cause.or_else(|| hint::guess(&finding)))
+        .filter(|&h| !refuted(opts, kit, h, &finding, deadline))
+        .map(|h| h.narrowed_by(sized));
+    let clause = hint.map_or(clause, |h| h.clause(clause));
     FuzzFinding {
         clause,
         kind: clause.kind(),
         title: clause.title(),
         failure: finding.class,
-        // A group with others folded in is told the cause they share.
-        hint: (group.cause.or_else(|| hint::guess(&finding)))
-            .filter(|&h| !refuted(opts, kit, h, &finding, deadline))
-            .map(|h| h.narrowed_by(sized))
-            .map(Hint::sentence),
+        hint: hint.map(Hint::sentence),
         cause: finding.cause,
         also: group.also.clone(),
         cases: group.count,

@@ -85,6 +85,20 @@ impl Hint {
         }
     }
 
+    /// The clause the hint shows broken, where the finding's own could
+    /// be another: a missed win blamed on its line (an overline on an
+    /// edge is filed with the edges, where most misses are) is an
+    /// overline missed when only exactly five win, and a full board's
+    /// last stone the tie checked first.
+    pub fn clause(self, blamed: Clause) -> Clause {
+        let wins = [Clause::WinLine, Clause::WinOverline, Clause::TieWinFirst];
+        match self {
+            Hint::ExactFive if wins.contains(&blamed) => Clause::WinOverline,
+            Hint::TieBeforeWin if wins.contains(&blamed) => Clause::TieWinFirst,
+            _ => blamed,
+        }
+    }
+
     /// The hint as reports word it: what the program does, then what to
     /// do instead.
     pub fn sentence(self) -> String {

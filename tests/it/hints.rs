@@ -125,6 +125,20 @@ fn check_gives_no_hint_that_no_experiment_bears_out() {
     assert_eq!(hint, None, "[{clause:?}]");
 }
 
+#[test]
+fn a_missed_overline_on_an_edge_is_filed_under_overlines_when_its_hint_shows_it() {
+    // Seven in column S: a line on an edge, where most misses are filed
+    // (WIN-LINE); the hint, borne out by the same game's exactly five,
+    // shows the overline is what the program misses.
+    let seven = golden("overline/seven_vertical_column_s.in");
+    let (hint, clause) = check_hint("overline", &seven);
+    assert_eq!(hint, Some(Hint::ExactFive.sentence()));
+    assert_eq!(clause.as_deref(), Some("WIN-OVERLINE"));
+    // A program that misses edges misses it too, for another cause.
+    let (hint, clause) = check_hint("edge", &seven);
+    assert_eq!((hint, clause.as_deref()), (None, Some("WIN-LINE")));
+}
+
 /// `fuzz --format json` of `broken BUG` over `cases` cases, parsed.
 fn fuzz_json(bug: &str, cases: u64) -> serde_json::Value {
     let dir = tempfile::tempdir().expect("a folder");

@@ -4,7 +4,8 @@
 //! the student's tests by default (`--weights`).
 //!
 //! - correctness: the weight times the share of the suite's cases passed,
-//!   of those whose expected output the assignment's rules alone decide
+//!   each of its topics (folders) weighing the same, of those whose
+//!   expected output the assignment's rules alone decide
 //!   (a case that depends on a decision of this contract, such as what to
 //!   do at end of input, is reported but not scored: the student was
 //!   never told; `--score-decisions` scores them too). Fuzzing is
@@ -133,31 +134,72 @@ fn none(id: &'static str, max: f64, basis: &str) -> Part {
 }
 
 /// Correctness, worth `w`: the share of the rules' cases passed (and of
-/// the decisions' too, when they are scored).
+/// the decisions' too, when they are scored), each topic of the suite
+/// weighing the same however many cases it has (see [`by_topic`]).
 fn correctness(marked: &Marked, w: f64, decisions: bool) -> Part {
     let Some(c) = &marked.correctness else {
         return none("correctness", w, "not run: the program did not compile");
     };
-    let Tally { passed, run } = c.rules;
-    let (passed, run, which) = if decisions {
-        (
-            passed + c.decisions.passed,
-            run + c.decisions.run,
-            ", those that depend on this contract's decisions included (--score-decisions)",
-        )
+    let counted = |rules: Tally, decided: Tally| {
+        if decisions {
+            Tally {
+                passed: rules.passed + decided.passed,
+                run: rules.run + decided.run,
+            }
+        } else {
+            rules
+        }
+    };
+    let which = if decisions {
+        ", those that depend on this contract's decisions included (--score-decisions)"
     } else {
-        (
-            passed,
-            run,
-            " whose expected output the assignment's rules alone decide",
-        )
+        " whose expected output the assignment's rules alone decide"
+    };
+    let Tally { passed, run } = counted(c.rules, c.decisions);
+    let topics: Vec<Tally> = c
+        .topics
+        .iter()
+        .map(|t| counted(t.rules, t.decisions))
+        .filter(|t| t.run > 0)
+        .collect();
+    let (score, basis) = match by_topic(&topics) {
+        Some(mean) => (
+            mean,
+            format!(
+                "{w} × {}, the mean of {} topics' shares passed (each folder of the suite weighs the same; {passed}/{run} in all): the cases of {}{which}",
+                round3(mean),
+                topics.len(),
+                c.suite
+            ),
+        ),
+        None => (
+            share(passed, run),
+            format!("{w} × {passed}/{run}: the cases of {}{which}", c.suite),
+        ),
     };
     Part {
         id: "correctness",
-        score: round(w * share(passed, run)),
+        score: round(w * score),
         max: w,
-        basis: format!("{w} × {passed}/{run}: the cases of {}{which}", c.suite),
+        basis,
     }
+}
+
+/// The mean of the topics' shares passed, where there are two topics or
+/// more. A hidden suite tests each rule with a few cases; a suite whose
+/// folders hold 43 cases of coordinates and 5 of ties would otherwise
+/// make a coordinate bug cost nine times what a tie bug costs. On 17
+/// student programs, this ranks them as a 98-case suite of the rules
+/// does with a rank correlation of 0.963, against 0.921 for the share of
+/// all cases (`docs/marking.md`).
+fn by_topic(topics: &[Tally]) -> Option<f64> {
+    (topics.len() > 1)
+        .then(|| topics.iter().map(|t| share(t.passed, t.run)).sum::<f64>() / topics.len() as f64)
+}
+
+/// Rounds to three decimals, as a share is shown.
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
 }
 
 /// Tests, worth `w`: the share of the assignment's scenarios its right
@@ -232,7 +274,7 @@ fn zeroed(marked: &Marked) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::conform::model::{Build, Correctness, Memory, Tool};
+    use crate::conform::model::{Build, Correctness, Memory, Tool, Topic};
 
     #[test]
     fn memory_over_the_peak_limit_scores_nothing_and_says_why() {
@@ -306,6 +348,45 @@ mod tests {
             basis.starts_with("8 × 9/20: the cases of s, those that depend"),
             "{basis}"
         );
+    }
+
+    #[test]
+    fn each_topic_weighs_the_same_however_many_cases_it_has() {
+        let topic = |name: &str, passed, run| Topic {
+            topic: name.into(),
+            rules: Tally { passed, run },
+            decisions: Tally { passed: 0, run: 1 },
+        };
+        // 40 cases of coordinates, all passed; 4 of ties, none.
+        let marked = Marked {
+            correctness: Some(Correctness {
+                rules: Tally {
+                    passed: 40,
+                    run: 44,
+                },
+                decisions: Tally { passed: 0, run: 2 },
+                topics: vec![topic("coord", 40, 40), topic("tie", 0, 4)],
+                suite: "s".into(),
+                ..Correctness::default()
+            }),
+            ..Marked::default()
+        };
+        let part = marks(&marked, &Weights::default()).parts.remove(0);
+        assert_eq!(part.score, 4.0, "{}", part.basis);
+        assert!(
+            part.basis.starts_with(
+                "8 × 0.5, the mean of 2 topics' shares passed (each folder of the suite weighs the same; 40/44 in all)"
+            ),
+            "{}",
+            part.basis
+        );
+        // With the decisions scored, each topic counts its decisions too.
+        let all = Weights {
+            decisions: true,
+            ..Weights::default()
+        };
+        let part = marks(&marked, &all).parts.remove(0);
+        assert_eq!(part.score, round(8.0 * (40.0 / 41.0 + 0.0) / 2.0));
     }
 
     #[test]

@@ -8,13 +8,14 @@
 //! hash of its files ([`Ready`]), so that two reports can be told to be
 //! of the same suite or not.
 
+use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::super::model::{Checked, Correctness, Failure, FuzzRun, SuiteUsed, Verdict};
+use super::super::model::{Checked, Correctness, Failure, FuzzRun, SuiteUsed, Topic, Verdict};
 use super::super::report::{self, text};
 use super::super::run::{self, Budget, End};
 use super::super::sandbox::Kit;
@@ -242,7 +243,9 @@ pub fn correctness(
         contain: Default::default(),
     };
     let checked = check::run_cases(&check_opts, kit, &mut |_| Ok(()))?;
-    let mut found = tally(&checked, &|path| suite.shown(path));
+    let mut found = tally(&checked, &|path| suite.shown(path), &|path| {
+        topic(suite.folder(), path)
+    });
     found.not_run_at_end_of_input = not_run_at_eof;
     found.contained = containment(kit);
     found.suite.clone_from(&suite.used.name);
@@ -300,30 +303,44 @@ fn cases_not_ending_at_eof(suite: &Path) -> Result<(Vec<PathBuf>, usize), Confor
     Ok((kept, left))
 }
 
-/// `check`'s cases, tallied by rules and decisions; `name` gives a
-/// case's name in the suite.
-fn tally(checked: &Checked, name: &dyn Fn(&Path) -> String) -> Correctness {
+/// The topic of the case at `path` in the suite at `folder`: the folder
+/// it is in, from the suite's (`win`), `.` for the suite's own.
+fn topic(folder: &Path, path: &Path) -> String {
+    let inside = path.strip_prefix(folder).unwrap_or(path);
+    match inside.parent() {
+        Some(p) if !p.as_os_str().is_empty() => report::shown_path(p),
+        _ => ".".to_owned(),
+    }
+}
+
+/// `check`'s cases, tallied by rules and decisions, in all and by topic;
+/// `name` gives a case's name in the suite, `topic` its topic.
+fn tally(
+    checked: &Checked,
+    name: &dyn Fn(&Path) -> String,
+    topic: &dyn Fn(&Path) -> String,
+) -> Correctness {
     let mut found = Correctness::default();
+    let mut topics: BTreeMap<String, Topic> = BTreeMap::new();
     for case in &checked.cases {
         let decided = !case.decisions.is_empty();
-        let tally = if decided {
-            &mut found.decisions
+        if case.verdict == Verdict::Skip {
+            found.skipped += 1;
+            continue;
+        }
+        let passed = case.verdict == Verdict::Pass;
+        let t = topics.entry(topic(&case.file)).or_default();
+        let (tally, in_topic) = if decided {
+            (&mut found.decisions, &mut t.decisions)
         } else {
-            &mut found.rules
+            (&mut found.rules, &mut t.rules)
         };
+        tally.add(passed);
+        in_topic.add(passed);
         match case.verdict {
-            Verdict::Skip => {
-                found.skipped += 1;
-                continue;
-            }
-            Verdict::Pass => {
-                tally.add(true);
-                if !decided {
-                    found.passed_by_rules.push(name(&case.file));
-                }
-            }
+            Verdict::Pass if !decided => found.passed_by_rules.push(name(&case.file)),
+            Verdict::Skip | Verdict::Pass => {}
             Verdict::Fail => {
-                tally.add(false);
                 found.failures.push(Failure {
                     case: name(&case.file),
                     reason: case.reason.clone(),
@@ -343,6 +360,10 @@ fn tally(checked: &Checked, name: &dyn Fn(&Path) -> String) -> Correctness {
             found.ended.push(case.file.clone());
         }
     }
+    found.topics = topics
+        .into_iter()
+        .map(|(name, t)| Topic { topic: name, ..t })
+        .collect();
     found
 }
 
@@ -484,7 +505,11 @@ mod tests {
         checked.push(case("d.in", Verdict::Pass, &[Clause::EofExit], 0));
         checked.push(case("e.in", Verdict::Skip, &[], 0));
         checked.push(case("f.in", Verdict::Fail, &[], 2));
-        let found = tally(&checked, &|path| format!("suite/{}", path.display()));
+        let found = tally(
+            &checked,
+            &|path| format!("suite/{}", path.display()),
+            &|path| topic(Path::new(""), path),
+        );
         let tally = |passed, run| Tally { passed, run };
         assert_eq!(
             (found.rules, found.decisions, found.skipped),

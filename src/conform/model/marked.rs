@@ -269,6 +269,10 @@ pub struct Correctness {
     pub rules: Tally,
     /// Cases that depend on a decision of this contract.
     pub decisions: Tally,
+    /// The same cases by topic, the folder of the suite each is in
+    /// (`win`, `coord`, ...), in the order of the folders' names: each
+    /// topic weighs the same in the score.
+    pub topics: Vec<Topic>,
     /// Cases not run, as `check` skipped them.
     pub skipped: usize,
     /// Cases that end the input mid-game, not run because the program
@@ -290,6 +294,18 @@ pub struct Correctness {
     /// The cases that ended in time, for the memory check.
     #[serde(skip)]
     pub ended: Vec<PathBuf>,
+}
+
+/// The cases of one topic of the suite, tallied as [`Correctness`]
+/// tallies them all.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Topic {
+    /// The folder of the suite, `.` for its top.
+    pub topic: String,
+    /// Its cases whose expected output only the assignment's rules decide.
+    pub rules: Tally,
+    /// Its cases that depend on a decision of this contract.
+    pub decisions: Tally,
 }
 
 /// One failing case.
