@@ -305,8 +305,9 @@ assignment's marking scheme, each step run where it can:
                 from the functions the compiled program imports)
   correctness   the cases of the suite through `check`, then `fuzz` for
                 --fuzz-time (or --fuzz-cases); scored as WEIGHT x the
-                share of the cases whose expected output the
-                assignment's rules alone decide
+                mean, over the suite's folders, of the share of the
+                cases passed whose expected output the assignment's
+                rules alone decide
   memory        errors under valgrind's memcheck, or else a build with
                 AddressSanitizer, on a sample of the cases; the peak
                 resident memory of those runs (GNU time)
