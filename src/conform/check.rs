@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use super::clause::Clause;
 use super::diagnose::{self, Prober, TermCheck};
-use super::hint::{self, Hint};
+use super::hint::{self, Hint, Tried};
 use super::model::{CaseResult, Checked, Verdict};
 use super::run::{self, Budget, Ran};
 use super::sandbox::Kit;
@@ -223,6 +223,7 @@ fn judge(
     let clause = finding
         .as_ref()
         .map(|f| hint.map_or(f.clause, |h| h.clause(f.clause)));
+    let hint = hint.and_then(Tried::given);
     let reason = report::summary(&expected, &ran).to_owned();
     Ok(CaseResult {
         clause,
@@ -263,25 +264,26 @@ impl Runner<'_> {
         })
     }
 
-    /// The hint for `f`, unless the program's answer to the hint's
-    /// control refutes it (see [`hint::control`]). The control runs only
-    /// within what is left of the case's `timeout`.
+    /// The hint for `f`, tried: refuted if the program's answer to the
+    /// hint's control refutes it (see [`hint::control`]). The control
+    /// runs only within what is left of the case's `timeout`; without
+    /// one, or the time for it, the hint is given as it is.
     fn hint(
         &self,
         case: &case::Case,
         f: &diagnose::Finding,
         started: Instant,
         timeout: Duration,
-    ) -> Option<Hint> {
+    ) -> Option<Tried> {
         let h = hint::guess(f)?;
         let Some(control) = hint::control(h, &f.example) else {
-            return Some(h);
+            return Some(Tried::Given(h));
         };
         let Some(left) = timeout
             .checked_sub(started.elapsed())
             .filter(|l| !l.is_zero())
         else {
-            return Some(h);
+            return Some(Tried::Given(h));
         };
         let expected = trace::trace(&control.input).stdout.len();
         let ran = self.run(
@@ -290,7 +292,7 @@ impl Runner<'_> {
             expected.max(f.ran.stdout.len()),
             left,
         );
-        (!control.refutes(&f.ran.stdout, &ran)).then_some(h)
+        Some(h.tried(control.refutes(&f.ran.stdout, &ran)))
     }
 
     /// One run of the program on `input`, its output capped far above the

@@ -791,8 +791,16 @@ impl Blamed<'_> {
         };
         let (want_line, got_line) = first_differing_lines(reply, rest);
         if reply.ends_with(text::THANKS) && want_line != first_line_of(reply) {
-            // The result is right, the history under it is not.
-            clause = Clause::CmdHistory;
+            // The result is right, the history under it is not: printed
+            // wrong, or the block stops short of it (the output ends, or
+            // the thanks come at once), which is the block's own rule.
+            let (_, got_rest) = from_first_difference(reply, rest);
+            let short = got_rest.is_empty() || got_rest.starts_with(text::THANKS);
+            clause = if short {
+                Clause::EndBlock
+            } else {
+                Clause::CmdHistory
+            };
         }
         if trace::MIST.contains(&step.clause) && !got_line.contains(&b',') {
             // No hole at all where one is due: `view` itself.

@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 
 use super::clause::{Clause, Kind};
 use super::diagnose::{self, Class, Finding, Group, Prober, TermCheck};
-use super::hint::{self, Hint};
+use super::hint::{self, Hint, Tried};
 use super::model::{self, Flaky, FuzzFinding, Fuzzed};
 use super::report::{self, text};
 use super::run::{self, Budget, End, Ran};
@@ -703,10 +703,10 @@ fn shrink_group(
         Group::Clause(_) => finding.clause,
     };
     // A group with others folded in is told the cause they share.
-    let hint = (group.cause.or_else(|| hint::guess(&finding)))
-        .filter(|&h| !refuted(opts, kit, h, &finding, deadline))
-        .map(|h| h.narrowed_by(sized));
-    let clause = hint.map_or(clause, |h| h.clause(clause));
+    let tried = (group.cause.or_else(|| hint::guess(&finding)))
+        .map(|h| h.tried(refuted(opts, kit, h, &finding, deadline)));
+    let clause = tried.map_or(clause, |t| t.clause(clause));
+    let hint = tried.and_then(Tried::given).map(|h| h.narrowed_by(sized));
     FuzzFinding {
         clause,
         kind: clause.kind(),

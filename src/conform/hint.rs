@@ -99,6 +99,15 @@ impl Hint {
         }
     }
 
+    /// The hint, given or refuted by its control's run (`refuted`).
+    pub fn tried(self, refuted: bool) -> Tried {
+        if refuted {
+            Tried::Refuted(self)
+        } else {
+            Tried::Given(self)
+        }
+    }
+
     /// The hint as reports word it: what the program does, then what to
     /// do instead.
     pub fn sentence(self) -> String {
@@ -123,6 +132,37 @@ impl Hint {
             Hint::TieBeforeWin => "a full board is called a tie before the last stone's line is looked at: look for five in a row first, then for a full board".to_owned(),
             Hint::ExactFive => "only exactly five in a row win: six or more in a row win too (count five or more)".to_owned(),
             Hint::MistSwapped => "the mist's centre moves with the column and row swapped: x, the column (A is 1), gives the new column, and y, the row, the new row".to_owned(),
+        }
+    }
+}
+
+/// A hint after its control has run: given, or refuted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tried {
+    /// Borne out: the report gives it.
+    Given(Hint),
+    /// The control refuted it: the report gives none.
+    Refuted(Hint),
+}
+
+impl Tried {
+    /// The hint to give, if any.
+    pub fn given(self) -> Option<Hint> {
+        match self {
+            Tried::Given(h) => Some(h),
+            Tried::Refuted(_) => None,
+        }
+    }
+
+    /// The clause of a finding blamed on `blamed`, as the experiment
+    /// shows it: a given hint's (see [`Hint::clause`]); and where six in
+    /// a row were missed but the same game's exactly five is missed too,
+    /// the line, not its length, is what the program misses.
+    pub fn clause(self, blamed: Clause) -> Clause {
+        match self {
+            Tried::Given(h) => h.clause(blamed),
+            Tried::Refuted(Hint::ExactFive) if blamed == Clause::WinOverline => Clause::WinLine,
+            Tried::Refuted(_) => blamed,
         }
     }
 }

@@ -3,8 +3,10 @@
 //! resident memory of the runs (GNU `time`'s maximum resident set size).
 //!
 //! A run under valgrind costs a second or so, so a sample of the suite's
-//! cases is run (`--memory-cases`), spread over it, and the report says
-//! how many; a case that hung in the suite is not run again.
+//! cases is run (`--memory-cases`): the cases that failed first (crashes
+//! before the others), up to half the sample, then cases spread over the
+//! rest; the report says how many. A case that hung in the suite, or was
+//! killed at a limit, is not run again.
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
@@ -69,29 +71,34 @@ fn each_case<T: Send>(
     })
 }
 
-/// At most `most` of `cases` (all if 0), spread evenly.
-fn sample(cases: &[PathBuf], most: usize) -> Vec<PathBuf> {
+/// At most `most` of `cases` (all if 0): up to half of them from
+/// `first` (a subset of `cases`, in its order), the rest spread evenly
+/// over the other cases.
+fn sample(cases: &[PathBuf], first: &[PathBuf], most: usize) -> Vec<PathBuf> {
     if most == 0 || most >= cases.len() {
         return cases.to_vec();
     }
-    (0..most)
-        .map(|i| cases[i * cases.len() / most].clone())
-        .collect()
+    let mut picked: Vec<PathBuf> = first.iter().take(most / 2).cloned().collect();
+    let rest: Vec<&PathBuf> = cases.iter().filter(|c| !picked.contains(c)).collect();
+    let more = most - picked.len();
+    picked.extend((0..more).map(|i| rest[i * rest.len() / more].clone()));
+    picked
 }
 
-/// Checks `program` on a sample of `ended` (the suite's cases that ended
-/// in time); `asan` builds it with AddressSanitizer when asked; `shown`
-/// names a case as the reports do.
+/// Checks `program` on a sample of `ended`, the suite's cases that ended
+/// in time, and of them those that `failed` (crashes first) before the
+/// others: where memory errors are likeliest. `asan` builds it with
+/// AddressSanitizer when asked; `shown` names a case as the reports do.
 pub fn memory(
     kit: Option<&Kit>,
     program: &Path,
     asan: &dyn Fn() -> Option<PathBuf>,
-    ended: &[PathBuf],
+    (ended, failed): (&[PathBuf], &[PathBuf]),
     opts: &MemoryOptions,
     scratch: &Path,
     shown: &dyn Fn(&Path) -> String,
 ) -> Memory {
-    let cases = sample(ended, opts.cases);
+    let cases = sample(ended, failed, opts.cases);
     let tool = checker(opts.checker, asan);
     let mut errors = Vec::new();
     let (mut with_errors, mut checked, mut killed) = (0, 0, 0);
@@ -313,12 +320,16 @@ mod tests {
     #[test]
     fn a_sample_is_spread_over_the_cases() {
         let cases: Vec<PathBuf> = (0..10).map(|i| PathBuf::from(i.to_string())).collect();
-        let picked: Vec<String> = sample(&cases, 4)
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect();
-        assert_eq!(picked, ["0", "2", "5", "7"]);
-        assert_eq!(sample(&cases, 0).len(), 10);
-        assert_eq!(sample(&cases, 20).len(), 10);
+        let names = |picked: Vec<PathBuf>| -> Vec<String> {
+            picked.iter().map(|p| p.display().to_string()).collect()
+        };
+        assert_eq!(names(sample(&cases, &[], 4)), ["0", "2", "5", "7"]);
+        assert_eq!(sample(&cases, &[], 0).len(), 10);
+        assert_eq!(sample(&cases, &[], 20).len(), 10);
+        // Failing cases first, up to half the sample; the rest spread
+        // over the others.
+        let failed = [PathBuf::from("9"), PathBuf::from("3"), PathBuf::from("4")];
+        assert_eq!(names(sample(&cases, &failed, 4)), ["9", "3", "0", "5"]);
+        assert_eq!(names(sample(&cases, &failed[..1], 4)), ["9", "0", "3", "6"]);
     }
 }

@@ -406,7 +406,7 @@ fn build_and_run(
         kit,
         &program,
         &asan,
-        &correctness.ended,
+        (&correctness.ended, &correctness.ended_failing),
         &memory_opts,
         scratch.path(),
         &|path| suite.shown(path),

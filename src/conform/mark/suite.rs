@@ -322,6 +322,7 @@ fn tally(
 ) -> Correctness {
     let mut found = Correctness::default();
     let mut topics: BTreeMap<String, Topic> = BTreeMap::new();
+    let mut crashed: Vec<PathBuf> = Vec::new();
     for case in &checked.cases {
         let decided = !case.decisions.is_empty();
         if case.verdict == Verdict::Skip {
@@ -329,6 +330,9 @@ fn tally(
             continue;
         }
         let passed = case.verdict == Verdict::Pass;
+        if case.reason == "crashed" {
+            crashed.push(case.file.clone());
+        }
         let t = topics.entry(topic(&case.file)).or_default();
         let (tally, in_topic) = if decided {
             (&mut found.decisions, &mut t.decisions)
@@ -358,8 +362,15 @@ fn tally(
             found.hung.push(case.file.clone());
         } else if !case.killed_at_limit {
             found.ended.push(case.file.clone());
+            if case.verdict == Verdict::Fail {
+                found.ended_failing.push(case.file.clone());
+            }
         }
     }
+    // A crash is a memory error more often than not: those first.
+    found
+        .ended_failing
+        .sort_by_key(|path| !crashed.contains(path));
     found.topics = topics
         .into_iter()
         .map(|(name, t)| Topic { topic: name, ..t })

@@ -294,6 +294,10 @@ pub struct Correctness {
     /// The cases that ended in time, for the memory check.
     #[serde(skip)]
     pub ended: Vec<PathBuf>,
+    /// Of those, the ones that failed, crashes first: where memory errors
+    /// are likeliest, so the memory check runs them first.
+    #[serde(skip)]
+    pub ended_failing: Vec<PathBuf>,
 }
 
 /// The cases of one topic of the suite, tallied as [`Correctness`]
