@@ -1145,6 +1145,58 @@ mod tests {
         }
     }
 
+    /// The reference, but its end block stops after its first line (an
+    /// early `return` on `resign`), or has no history line.
+    fn block_cut(input: &[u8], keep_thanks: bool) -> (Vec<u8>, End) {
+        let t = trace::trace(input);
+        let mut out = t.stdout.clone();
+        let Some(at) = out.windows(4).position(|w| w == b"ins!") else {
+            return (out, End::Code(t.code));
+        };
+        out.truncate(at + 5);
+        if keep_thanks {
+            out.extend_from_slice(text::THANKS);
+        }
+        (out, End::Code(t.code))
+    }
+
+    #[test]
+    fn an_end_block_cut_short_is_the_blocks_rule_and_a_wrong_history_line_the_historys() {
+        let input = b"place A1\nresign\n";
+        let short = |i: &[u8]| block_cut(i, false);
+        let f = diagnosed(input, &short).expect("it disagrees");
+        assert_eq!(
+            (f.clause, f.line),
+            (Clause::EndBlock, Some(2)),
+            "{}",
+            f.cause
+        );
+        let no_history = |i: &[u8]| block_cut(i, true);
+        let f = diagnosed(input, &no_history).expect("it disagrees");
+        assert_eq!(
+            (f.clause, f.line),
+            (Clause::EndBlock, Some(2)),
+            "{}",
+            f.cause
+        );
+        // A history line printed wrong is the history's.
+        let wrong = |i: &[u8]| {
+            let t = trace::trace(i);
+            let mut out = t.stdout.clone();
+            if let Some(at) = out.windows(3).rposition(|w| w == b"A1\n") {
+                out[at + 1] = b'2';
+            }
+            (out, End::Code(t.code))
+        };
+        let f = diagnosed(input, &wrong).expect("it disagrees");
+        assert_eq!(
+            (f.clause, f.line),
+            (Clause::CmdHistory, Some(2)),
+            "{}",
+            f.cause
+        );
+    }
+
     #[test]
     fn a_hang_is_blamed_on_the_line_it_hangs_on() {
         let input = b"who\nview\nplace A1\nhistory\nwho\0x\nview\nwho\n";
