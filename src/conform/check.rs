@@ -264,10 +264,10 @@ impl Runner<'_> {
         })
     }
 
-    /// The hint for `f`, tried: refuted if the program's answer to the
-    /// hint's control refutes it (see [`hint::control`]). The control
-    /// runs only within what is left of the case's `timeout`; without
-    /// one, or the time for it, the hint is given as it is.
+    /// The hint for `f`, tried: refuted if the program's answer to one of
+    /// the hint's controls refutes it (see [`hint::controls`]). The
+    /// controls run only within what is left of the case's `timeout`; a
+    /// control with no time left to run refutes nothing.
     fn hint(
         &self,
         case: &case::Case,
@@ -276,23 +276,19 @@ impl Runner<'_> {
         timeout: Duration,
     ) -> Option<Tried> {
         let h = hint::guess(f)?;
-        let Some(control) = hint::control(h, &f.example) else {
-            return Some(Tried::Given(h));
-        };
-        let Some(left) = timeout
-            .checked_sub(started.elapsed())
-            .filter(|l| !l.is_zero())
-        else {
-            return Some(Tried::Given(h));
-        };
-        let expected = trace::trace(&control.input).stdout.len();
-        let ran = self.run(
-            &case.args,
-            &control.input,
-            expected.max(f.ran.stdout.len()),
-            left,
-        );
-        Some(h.tried(control.refutes(&f.ran.stdout, &ran)))
+        let refuted = hint::controls(h, &f.example).iter().any(|control| {
+            let Some(left) = timeout
+                .checked_sub(started.elapsed())
+                .filter(|l| !l.is_zero())
+            else {
+                return false;
+            };
+            let expected = trace::trace(&control.input).stdout.len();
+            let cap = expected.max(f.ran.stdout.len());
+            let ran = self.run(&case.args, &control.input, cap, left);
+            control.refutes(&f.ran.stdout, &ran)
+        });
+        Some(h.tried(refuted))
     }
 
     /// One run of the program on `input`, its output capped far above the

@@ -875,9 +875,9 @@ fn run_program(
     run::run(kit, &opts.program, &[], input, limits)
 }
 
-/// Whether the program's answer to the control of `hint` refutes it
-/// (see [`hint::control`]); `false` where there is no control or no time
-/// left to run it.
+/// Whether the program's answer to one of the controls of `hint` refutes
+/// it (see [`hint::controls`]); a control with no time left to run
+/// refutes nothing.
 fn refuted(
     opts: &FuzzOptions,
     kit: Option<&Kit>,
@@ -885,15 +885,16 @@ fn refuted(
     finding: &Finding,
     deadline: Option<Instant>,
 ) -> bool {
-    let Some(control) = hint::control(hint, &finding.example) else {
-        return false;
-    };
-    if deadline.is_some_and(|d| Instant::now() >= d) {
-        return false;
-    }
-    let expected = trace::trace(&control.input).expected();
-    let ran = run_program(opts, kit, &expected, &control.input, opts.timeout);
-    control.refutes(&finding.ran.stdout, &ran)
+    hint::controls(hint, &finding.example)
+        .iter()
+        .any(|control| {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return false;
+            }
+            let expected = trace::trace(&control.input).expected();
+            let ran = run_program(opts, kit, &expected, &control.input, opts.timeout);
+            control.refutes(&finding.ran.stdout, &ran)
+        })
 }
 
 /// Whether the program's run of `input` disagrees with the reference;

@@ -243,9 +243,11 @@ fn output_hints(f: &Finding) -> Vec<Hint> {
         (Hint::NoCase, no_case),
     ];
     // Where the control explains the output as well, the example cannot
-    // tell the hypothesis from it (see `control`), and no hint is given.
+    // tell the hypothesis from it (see `controls`), and no hint is given.
     let control = |hint: Hint| {
-        control(hint, input).is_some_and(|c| c.refuted_if == Refuted::Alike && matches(&c.input))
+        controls(hint, input)
+            .iter()
+            .any(|c| c.refuted_if == Refuted::Alike && matches(&c.input))
     };
     let fits = |(hint, rewrite): &(Hint, Rewrite)| {
         rewritten(input, *rewrite, *hint == Hint::BlankSkipped).is_some_and(|c| matches(&c))
@@ -271,7 +273,7 @@ pub struct Control {
 }
 
 /// What answer to a [`Control`] refutes its hint.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Refuted {
     /// The program answers the control as it answered the example: the
     /// bytes the control changed are not what it gets wrong.
@@ -279,6 +281,11 @@ pub enum Refuted {
     /// The program answers the control wrongly too: what the control
     /// leaves out is not what it gets wrong.
     Wrong,
+    /// The program does not answer the control as the hypothesis
+    /// predicts (this output, then exit): a program that drops a `\r`
+    /// or trims a parameter stores the move without it, and `history`
+    /// shows what it stored.
+    Unlike(Vec<u8>),
 }
 
 impl Control {
@@ -286,27 +293,31 @@ impl Control {
     /// of a finding whose example the program answered with `example`.
     pub fn refutes(&self, example: &[u8], ran: &Ran) -> bool {
         let exited = matches!(ran.end, End::Code(_));
-        match self.refuted_if {
+        match &self.refuted_if {
             Refuted::Alike => exited && ran.stdout == example,
             Refuted::Wrong => {
                 let due = reference(Invocation::contract(), &self.input);
                 !exited || ran.stdout != due.stdout || ran.end != End::Code(due.code)
             }
+            Refuted::Unlike(predicted) => !exited || ran.stdout != *predicted,
         }
     }
 }
 
-/// The control of a hint, where it has one. For a hypothesis that drops
-/// bytes: `input` with the same bytes read as ordinary letters (`x`).
+/// The controls of a hint: experiments whose answers can refute it (the
+/// hint stands only if none does). For a hypothesis that drops bytes:
+/// `input` with the same bytes read as ordinary letters (`x`).
 /// `place 0\r` is `Invalid coordinate` whether the `\r` was dropped or
 /// taken for part of the point, and a program that ignores what follows
 /// a point takes `place J10\r` as it takes `place J10x`: where the
 /// control fares as the example does, the odd bytes are not what the
-/// program gets wrong. For six in a row not winning: the same game with
-/// an end stone of the line placed elsewhere, so that exactly five win;
-/// a program that misses that five too misses more than overlines.
-/// `check` and `fuzz` run the program on it.
-pub fn control(hint: Hint, input: &[u8]) -> Option<Control> {
+/// program gets wrong. For a `\r` dropped or whitespace trimmed in a
+/// `place`, also `history` after it ([`stored`]). For six in a row not
+/// winning: the same game with an end stone of the line placed
+/// elsewhere, so that exactly five win; a program that misses that five
+/// too misses more than overlines. `check` and `fuzz` run the program on
+/// each.
+pub fn controls(hint: Hint, input: &[u8]) -> Vec<Control> {
     let lettered: Rewrite = match hint {
         Hint::NulEndsString => |l| {
             let at = l.iter().position(|&b| b == 0)?;
@@ -329,16 +340,70 @@ pub fn control(hint: Hint, input: &[u8]) -> Option<Control> {
             (start > 0).then(|| [vec![b'x'; start].as_slice(), &l[start..]].concat())
         },
         Hint::ExactFive => {
-            return exactly_five(input).map(|input| Control {
-                input,
-                refuted_if: Refuted::Wrong,
-            });
+            return exactly_five(input)
+                .map(|input| Control {
+                    input,
+                    refuted_if: Refuted::Wrong,
+                })
+                .into_iter()
+                .collect();
         }
-        _ => return None,
+        _ => return Vec::new(),
     };
-    rewritten(input, lettered, false).map(|input| Control {
-        input,
-        refuted_if: Refuted::Alike,
+    let mut all: Vec<Control> = rewritten(input, lettered, false)
+        .map(|input| Control {
+            input,
+            refuted_if: Refuted::Alike,
+        })
+        .into_iter()
+        .collect();
+    let hypothesis: Option<Rewrite> = match hint {
+        Hint::CrDropped => Some(|l| l.strip_suffix(b"\r").map(<[u8]>::to_vec)),
+        Hint::Trimmed => Some(|l| {
+            let trimmed = trim(l);
+            (trimmed.len() < l.len()).then(|| trimmed.to_vec())
+        }),
+        _ => None,
+    };
+    all.extend(hypothesis.and_then(|h| stored(input, h)));
+    if hint == Hint::CrDropped {
+        // The `\r` as another whitespace byte: a program that answers
+        // `place A1\f` as it answered `place A1\r` (`scanf("%s")`
+        // stops at both) does not take the `\r` for a line ending.
+        let form_feed: Rewrite = |l| l.strip_suffix(b"\r").map(|l| [l, b"\x0c"].concat());
+        all.extend(rewritten(input, form_feed, false).map(|input| Control {
+            input,
+            refuted_if: Refuted::Alike,
+        }));
+    }
+    all
+}
+
+/// The control of a hypothesis `rewrite` that changes a `place` line:
+/// `input` up to the last such line, then `history` and `term`. The
+/// hypothesis predicts the answer, the reference's to the same input
+/// rewritten: a program that drops a `\r` or trims the line stores the
+/// point without it, and one that stores `A1\r` (it only let the `\r`
+/// through) shows it. `None` where no `place` line changes.
+fn stored(input: &[u8], rewrite: Rewrite) -> Option<Control> {
+    let lines: Vec<&[u8]> = input.split_inclusive(|&b| b == b'\n').collect();
+    let last = lines.iter().rposition(|l| {
+        let line = l.strip_suffix(b"\n").unwrap_or(l);
+        line.starts_with(b"place ") && rewrite(line).is_some()
+    })?;
+    let mut control: Vec<u8> = lines[..=last].concat();
+    if !control.ends_with(b"\n") {
+        control.push(b'\n');
+    }
+    control.extend_from_slice(b"history\nterm\n");
+    let predicted = reference(
+        Invocation::contract(),
+        &rewritten(&control, rewrite, false)?,
+    )
+    .stdout;
+    Some(Control {
+        input: control,
+        refuted_if: Refuted::Unlike(predicted),
     })
 }
 

@@ -62,6 +62,10 @@ enum Bug {
     /// Reads a point's letter and digits and ignores whatever follows
     /// them (`J10x`, `J10\r`), as `sscanf(param, "%c%d")` does.
     LaxPoint,
+    /// Reads a point with `sscanf(param, "%s")`: the parameter ends at
+    /// its first whitespace byte, so `place A1\r` and `place A1\x0c`
+    /// place a stone at A1 (one space after `place` is still required).
+    WsParam,
 }
 
 /// The bugs planted in one run.
@@ -95,6 +99,7 @@ fn bug_named(name: &str) -> Option<Bug> {
         "no-case" => Bug::NoCase,
         "skip-blank" => Bug::SkipBlank,
         "lax-point" => Bug::LaxPoint,
+        "ws-param" => Bug::WsParam,
         _ => return None,
     })
 }
@@ -215,11 +220,15 @@ fn play(bug: &Bugs, input: &mut impl BufRead, out: &mut impl Write) -> u8 {
             _ => match text.strip_prefix(b"place ") {
                 Some(param)
                     if !param.is_empty() && !param.iter().any(|b| b" \t\r\x0b\x0c".contains(b))
-                        || bug.has(Bug::LaxPoint) && !param.contains(&b' ') =>
+                        || (bug.has(Bug::LaxPoint) || bug.has(Bug::WsParam))
+                            && !param.contains(&b' ') =>
                 {
                     let param = if bug.has(Bug::LaxPoint) {
                         let digits = param.iter().skip(1).take_while(|b| b.is_ascii_digit());
                         &param[..(1 + digits.count()).min(param.len())]
+                    } else if bug.has(Bug::WsParam) {
+                        let word = param.iter().take_while(|b| !b"\t\r\x0b\x0c".contains(b));
+                        &param[..word.count()]
                     } else {
                         param
                     };

@@ -120,6 +120,12 @@ fn check_gives_no_hint_that_no_experiment_bears_out() {
     // there too, as one that takes only exactly five for a win would;
     // but it misses the same game's exactly five as well (the control):
     // six in a row is not its cause.
+    // A program that cuts a point at its first whitespace byte, as
+    // `sscanf("%s")` does, answers `place A1\r` as one that drops a
+    // Windows line ending would; but `place A1\x0c` too, and the `\r` is
+    // not what it takes for a line ending.
+    let (hint, clause) = check_hint("ws-param", b"place A1\r\nwho\nterm\n");
+    assert_eq!(hint, None, "[{clause:?}]");
     // The line, not its length, is what it misses: WIN-LINE.
     let six = golden("overline/white_six_anti_diagonal.in");
     let (hint, clause) = check_hint("anti-diagonal", &six);
