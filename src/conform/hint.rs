@@ -339,6 +339,25 @@ pub fn controls(hint: Hint, input: &[u8]) -> Vec<Control> {
             let start = l.iter().position(|&b| !is_whitespace(b))?;
             (start > 0).then(|| [vec![b'x'; start].as_slice(), &l[start..]].concat())
         },
+        Hint::TieBeforeWin => {
+            // A program that checks for the tie first prints it here too;
+            // one that only misses six (the example's 361st stone may
+            // make six) prints the win.
+            let game = five_at_361();
+            let due = reference(Invocation::contract(), &game).stdout;
+            let win = text::result(Ending::Win {
+                winner: Player::Black,
+            });
+            let tie = text::result(Ending::Tie);
+            let predicted = match due.strip_prefix(win) {
+                Some(rest) => [tie, rest].concat(),
+                None => return Vec::new(),
+            };
+            return vec![Control {
+                input: game,
+                refuted_if: Refuted::Unlike(predicted),
+            }];
+        }
         Hint::ExactFive => {
             return exactly_five(input)
                 .map(|input| Control {
@@ -405,6 +424,39 @@ fn stored(input: &[u8], rewrite: Rewrite) -> Option<Control> {
         input: control,
         refuted_if: Refuted::Unlike(predicted),
     })
+}
+
+/// A full board whose 361st stone makes exactly five (Black, on a
+/// diagonal through S19), no five before it: the moves, as `history`
+/// prints them. The control of [`Hint::TieBeforeWin`].
+const FIVE_AT_361: &str = concat!(
+    "M2J16L12D13R9E11C13J8P6F18D16F6P10L9E8E1B1C4B17E3D8Q3P18H17S7R2Q8M11H16I17E18P3B",
+    "5H5R3L15O5P17O19L11S5P9S15O8S3O14E14D19K7I15E4B10H4R6R11I5L16I11P14K18I14H3H14G6",
+    "N9S4J15N5F19Q5N11O6B9I13N17M9L10I19Q17K6H6A1Q16O12D10J14I4A5J17A17Q18C8I2R12C17B",
+    "4S9J12F11C16O1L17J5A3K11A15R7M7Q2A19S11N18C19S18K9Q9E2F16L4I7D18E5C3F10A6F2R19Q1",
+    "9S1H13G1S2M4C6H12R16R5P11O13B7C1E19N3E7N7L1K3N10G7D9A12C10G9N14A16I9A4J4M8N6F13C",
+    "18F1B12P16G14J13L5L2Q1P12G12D12Q13C11J6O9K8P2G4C9G16H2B8A18S16O3N12O15P1R15E13P4",
+    "S8M6B6G17R4K1D5E16R8G19D15R17G10A2H7F7K2E6K14J11G2D4H19M18F12N15E17O7E15K5C14M10",
+    "M13A10N8R13I3Q10M15H18L7O11F4K15H15N19L13H8P7G11L3A14S14G13M1B3P19F17M17A8A13G15",
+    "B14F5C2B19G8Q6H1L14L19R1J10L18C12D6O18C5K16J3P13H10D1M14A9I8N4K17F8I12D7D14S6Q4J",
+    "18F3K10J19O16M12D11B13N2P8O4L6R10S13S10I6P5J1A11E10I1F9A7F15F14K19M19G3N16C15P15",
+    "I10M3N13D17S17K4Q12Q7R18B16I18E9I16M5C7D3J7O2L8H11M16K12G5H9J9Q11D2G18B11S12B15B",
+    "2K13Q15Q14J2N1O10E12R14O17B18S19",
+);
+
+/// [`FIVE_AT_361`] as `place` lines.
+fn five_at_361() -> Vec<u8> {
+    let mut input = Vec::new();
+    let mut rest = FIVE_AT_361.as_bytes();
+    while let Some((&letter, tail)) = rest.split_first() {
+        let digits = tail.iter().take_while(|b| b.is_ascii_digit()).count();
+        input.extend_from_slice(b"place ");
+        input.push(letter);
+        input.extend_from_slice(&tail[..digits]);
+        input.push(b'\n');
+        rest = &tail[digits..];
+    }
+    input
 }
 
 /// `input`, whose game is won by six or more in a row, with one stone
@@ -605,9 +657,7 @@ fn win_hint(f: &Finding) -> Option<Hint> {
         || t.steps
             .iter()
             .any(|s| s.scenarios.contains(&Scenario::Win361stStone));
-    if want_win && contains(got, tie) && !contains(&t.stdout, tie) {
-        return Some(Hint::TieBeforeWin);
-    }
+    let tie_first = want_win && contains(got, tie) && !contains(&t.stdout, tie);
     let overline = t
         .steps
         .iter()
@@ -617,7 +667,15 @@ fn win_hint(f: &Finding) -> Option<Hint> {
         settings: Default::default(),
         cpu: None,
     };
-    (overline && reference(exact, &f.example).stdout == *got).then_some(Hint::ExactFive)
+    let exact_five = overline && reference(exact, &f.example).stdout == *got;
+    // A 361st stone that makes six: a tie checked first and a six not
+    // taken for a win both print the tie; the tie's control, a full board
+    // won by exactly five, tells them apart.
+    match (tie_first, exact_five) {
+        (true, _) => Some(Hint::TieBeforeWin),
+        (false, true) => Some(Hint::ExactFive),
+        (false, false) => None,
+    }
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
@@ -686,6 +744,22 @@ fn replayed(input: &[u8]) -> Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_full_board_control_is_won_by_exactly_five_with_its_361st_stone() {
+        let game = five_at_361();
+        assert_eq!(game.iter().filter(|&&b| b == b'\n').count(), 361);
+        let exact = Invocation::Play {
+            game: Box::new(Game::new(Rule::Exact)),
+            settings: Default::default(),
+            cpu: None,
+        };
+        let due = reference(Invocation::contract(), &game).stdout;
+        assert!(due.starts_with(b"Black wins!\n"));
+        assert_eq!(reference(exact, &game).stdout, due);
+        let before: Vec<u8> = game[..game.len() - b"place S19\n".len()].to_vec();
+        assert!(reference(Invocation::contract(), &before).stdout.is_empty());
+    }
 
     #[test]
     fn pieces_are_cut_as_fgets_cuts_them() {

@@ -126,6 +126,13 @@ fn check_gives_no_hint_that_no_experiment_bears_out() {
     // not what it takes for a line ending.
     let (hint, clause) = check_hint("ws-param", b"place A1\r\nwho\nterm\n");
     assert_eq!(hint, None, "[{clause:?}]");
+    // The golden full board's 361st stone makes six: a program that
+    // misses only six prints the tie, as one that checks the tie first
+    // does; but it wins a full board whose 361st stone makes exactly
+    // five (the control), and the tie is not checked first.
+    let full = golden("tie/full_board_last_stone_makes_five_black_wins.in");
+    let (hint, clause) = check_hint("overline", &full);
+    assert_eq!(hint, None, "[{clause:?}]");
     // The line, not its length, is what it misses: WIN-LINE.
     let six = golden("overline/white_six_anti_diagonal.in");
     let (hint, clause) = check_hint("anti-diagonal", &six);
