@@ -312,7 +312,7 @@ impl Control {
 /// a point takes `place J10\r` as it takes `place J10x`: where the
 /// control fares as the example does, the odd bytes are not what the
 /// program gets wrong. For a `\r` dropped or whitespace trimmed in a
-/// `place`, also `history` after it ([`stored`]). For six in a row not
+/// `place`, also `history` after it (see `stored`). For six in a row not
 /// winning: the same game with an end stone of the line placed
 /// elsewhere, so that exactly five win; a program that misses that five
 /// too misses more than overlines. `check` and `fuzz` run the program on
