@@ -1162,23 +1162,14 @@ mod tests {
 
     #[test]
     fn an_end_block_cut_short_is_the_blocks_rule_and_a_wrong_history_line_the_historys() {
-        let input = b"place A1\nresign\n";
-        let short = |i: &[u8]| block_cut(i, false);
-        let f = diagnosed(input, &short).expect("it disagrees");
-        assert_eq!(
-            (f.clause, f.line),
-            (Clause::EndBlock, Some(2)),
-            "{}",
-            f.cause
-        );
-        let no_history = |i: &[u8]| block_cut(i, true);
-        let f = diagnosed(input, &no_history).expect("it disagrees");
-        assert_eq!(
-            (f.clause, f.line),
-            (Clause::EndBlock, Some(2)),
-            "{}",
-            f.cause
-        );
+        fn blamed(program: &Program) -> ((Clause, Option<usize>), String) {
+            let f = diagnosed(b"place A1\nresign\n", program).expect("it disagrees");
+            ((f.clause, f.line), f.cause)
+        }
+        for keep_thanks in [false, true] {
+            let (got, cause) = blamed(&move |i: &[u8]| block_cut(i, keep_thanks));
+            assert_eq!(got, (Clause::EndBlock, Some(2)), "{cause}");
+        }
         // A history line printed wrong is the history's.
         let wrong = |i: &[u8]| {
             let t = trace::trace(i);
@@ -1188,13 +1179,8 @@ mod tests {
             }
             (out, End::Code(t.code))
         };
-        let f = diagnosed(input, &wrong).expect("it disagrees");
-        assert_eq!(
-            (f.clause, f.line),
-            (Clause::CmdHistory, Some(2)),
-            "{}",
-            f.cause
-        );
+        let (got, cause) = blamed(&wrong);
+        assert_eq!(got, (Clause::CmdHistory, Some(2)), "{cause}");
     }
 
     #[test]

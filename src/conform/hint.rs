@@ -10,9 +10,10 @@
 //! cut into pieces of 255 bytes; a program that trims lines prints what
 //! the reference prints for the trimmed input. So the reference is run on
 //! the example changed as the hypothesis says, and the hint is given only
-//! if that reproduces the program's output exactly. Nothing more is run
-//! of the program itself, so `check` and `fuzz` give the same hint for
-//! the same finding, within any time limit.
+//! if that reproduces the program's output exactly. Then the program
+//! itself is run on the hint's controls ([`controls`]), experiments that
+//! tell the hypothesis from its likeliest rivals; `check` and `fuzz` run
+//! the same ones, so they give the same hint for the same finding.
 
 use crate::controller::text;
 use crate::rules::command::is_whitespace;
@@ -229,13 +230,8 @@ fn output_hints(f: &Finding) -> Vec<Hint> {
             let at = l.iter().position(|&b| b == 0)?;
             Some(l[..at].to_vec())
         }),
-        (Hint::CrDropped, |l| {
-            l.strip_suffix(b"\r").map(<[u8]>::to_vec)
-        }),
-        (Hint::Trimmed, |l| {
-            let trimmed = trim(l);
-            (trimmed.len() < l.len()).then(|| trimmed.to_vec())
-        }),
+        (Hint::CrDropped, cr_dropped),
+        (Hint::Trimmed, trimmed),
         (Hint::BlankSkipped, |l| {
             let start = l.iter().position(|&b| !is_whitespace(b)).unwrap_or(l.len());
             (start > 0).then(|| l[start..].to_vec())
@@ -377,11 +373,8 @@ pub fn controls(hint: Hint, input: &[u8]) -> Vec<Control> {
         .into_iter()
         .collect();
     let hypothesis: Option<Rewrite> = match hint {
-        Hint::CrDropped => Some(|l| l.strip_suffix(b"\r").map(<[u8]>::to_vec)),
-        Hint::Trimmed => Some(|l| {
-            let trimmed = trim(l);
-            (trimmed.len() < l.len()).then(|| trimmed.to_vec())
-        }),
+        Hint::CrDropped => Some(cr_dropped),
+        Hint::Trimmed => Some(trimmed),
         _ => None,
     };
     all.extend(hypothesis.and_then(|h| stored(input, h)));
@@ -512,6 +505,17 @@ fn exactly_five(input: &[u8]) -> Option<Vec<u8>> {
         }
     }
     None
+}
+
+/// `line` as a program that drops a `\r` before the newline reads it.
+fn cr_dropped(line: &[u8]) -> Option<Vec<u8>> {
+    line.strip_suffix(b"\r").map(<[u8]>::to_vec)
+}
+
+/// `line` as a program that trims it reads it.
+fn trimmed(line: &[u8]) -> Option<Vec<u8>> {
+    let t = trim(line);
+    (t.len() < line.len()).then(|| t.to_vec())
 }
 
 /// `line` without the whitespace around it.
