@@ -43,8 +43,9 @@ pub enum Group {
     /// An `Invalid!` line with odd whitespace (a `\r`, a tab, a space too
     /// many) that a program took for a command: a program that trims
     /// lines fails them all for one reason, and the report names the
-    /// clause all its failures share (a `\r`: `LINE-SPLIT`; a tab: `WS`;
-    /// else `CMD-EXACT`).
+    /// clause of the example it shows (a `\r`: `LINE-SPLIT`; a tab, or
+    /// any in a `place` parameter: `WS`; else `CMD-EXACT`), as `check`
+    /// names it.
     Whitespace,
 }
 
@@ -809,6 +810,29 @@ impl Blamed<'_> {
         if clause == Clause::CmdInvalid {
             clause = line_clause(step);
         }
+        // A `place` whose parameter holds a tab, `\r`, `\v` or `\f` (and
+        // no space) answered as a point: whatever the byte, the program
+        // does not take it for whitespace. But a last `\r` with the stone
+        // placed is likelier a line ending dropped, which its hint
+        // (`Hint::CrDropped`) and the hint's controls confirm or refute.
+        let spaces = [
+            Clause::LineSplit,
+            Clause::Ws,
+            Clause::CmdExact,
+            Clause::CmdInvalid,
+        ];
+        let answered = [text::INVALID_COORDINATE, text::OCCUPIED];
+        let as_point = answered
+            .iter()
+            .any(|a| a.strip_suffix(b"\n") == Some(got_line));
+        if let Some(param) = trace::odd_space_param(line) {
+            let only_a_last_cr = param
+                .strip_suffix(b"\r")
+                .is_some_and(|p| !p.iter().any(|&b| crate::rules::command::is_whitespace(b)));
+            if reply == text::INVALID && spaces.contains(&clause) && (as_point || !only_a_last_cr) {
+                clause = Clause::Ws;
+            }
+        }
         if clause == Clause::LineLong {
             // A reply wrong (not split in two) on a line no command could be
             // whatever its length: the rule that makes it none.
@@ -877,7 +901,13 @@ pub fn end_finding(input: &[u8], trace: &Trace, ran: &Ran) -> Finding {
     use Clause::{LineFinalNl, LineLong, LineNoNl, LineSplit};
     // A clause of how lines are read: the line is named.
     let of_lines = [LineSplit, LineNoNl, LineFinalNl, LineLong].contains(&clause);
-    let cause = match b.line.and_then(|n| trace.steps.get(n - 1)) {
+    let line = match clause {
+        // The last line, which has no newline, whatever the first
+        // difference was blamed on.
+        LineNoNl => trace.steps.last(),
+        _ => b.line.and_then(|n| trace.steps.get(n - 1)),
+    };
+    let cause = match line {
         Some(step) if class == Class::Output && of_lines => format!(
             "line {}: {}: {cause}",
             step.number,
@@ -905,7 +935,8 @@ fn end_clause(input: &[u8], trace: &Trace, ran: &Ran, blamed: Clause) -> Clause 
         // cause, the end of the input.
         Clause::EofExit
     } else if last_unended
-        && [ExitCodes, TermStop, CmdTerm, LineLong, BytesAny, WsSet].contains(&blamed)
+        && ([ExitCodes, TermStop, CmdTerm, LineLong, BytesAny, WsSet].contains(&blamed)
+            || last_reply_wrong(trace, ran))
     {
         // The same line with a newline after it was answered right (every
         // start of the input ended by `term` agrees): what is wrong is the
@@ -914,6 +945,18 @@ fn end_clause(input: &[u8], trace: &Trace, ran: &Ran, blamed: Clause) -> Clause 
     } else {
         blamed
     }
+}
+
+/// Whether `ran` exited with every reply right up to the last line's,
+/// and that one wrong: what the last line alone gets wrong (a spurious
+/// `Invalid!` there is not the silent `place` before it).
+fn last_reply_wrong(trace: &Trace, ran: &Ran) -> bool {
+    let common = (trace.stdout.iter().zip(&ran.stdout))
+        .take_while(|(a, b)| a == b)
+        .count();
+    matches!(ran.end, End::Code(_))
+        && ran.stdout != trace.stdout
+        && trace.steps.last().is_some_and(|s| common >= s.reply.start)
 }
 
 /// What happened at the end of the input, in a sentence.
@@ -1050,10 +1093,12 @@ pub fn last_line_finding(body: &[u8], prober: &Prober) -> Option<Finding> {
     ))
 }
 
-/// Prefixes are all tried, one by one, only for an example of at most
-/// this many lines: a shrunk one nearly always is, and a longer one
-/// (a full board) would cost a run a line.
-pub const WALK_ALL: usize = 32;
+/// Prefixes are all tried, shortest first, only for an example of at
+/// most this many lines: every case the kit makes is shorter (a full
+/// board is 361 stones and a few lines), and the walk stops at the first
+/// prefix that disagrees, so a run a line is spent only on lines that
+/// are right.
+pub const WALK_ALL: usize = 400;
 
 /// `f`, a finding blamed on the last line of its example (lines ended by
 /// `term`), blamed instead on the first line whose prefix disagrees,
@@ -1079,8 +1124,22 @@ pub fn first_wrong_prefix(f: Finding, prober: &Prober) -> Finding {
     }
     let mut known = BTreeMap::new();
     let points: Vec<usize> = (1..n).collect();
-    probe(&lines, &points, prober, &mut known);
-    let first = known.iter().find(|(_, (v, _, _))| *v != Verdict::Agree);
+    for round in points.chunks(prober.jobs.max(1)) {
+        let wrong = |known: &BTreeMap<usize, (Verdict, Ran, Trace)>| {
+            known.values().any(|(v, _, _)| *v != Verdict::Agree)
+        };
+        if probe(&lines, round, prober, &mut known) < round.len() || wrong(&known) {
+            break;
+        }
+    }
+    // Only a prefix every shorter one of which was run: one cut short by
+    // the time may be where it goes wrong.
+    let first = known
+        .iter()
+        .enumerate()
+        .take_while(|(i, (k, _))| **k == i + 1)
+        .map(|(_, entry)| entry)
+        .find(|(_, (v, _, _))| *v != Verdict::Agree);
     match first {
         Some((&k, (v, ran, trace))) => {
             let plain_fails = plain_fails(&lines, k, *v, prober);
@@ -1268,6 +1327,48 @@ mod tests {
             f.cause
         );
         assert_eq!(f.example, b"who\x00\nterm\n");
+        // A NUL line far above the line blamed, in a case of 40 moves
+        // (shrinking cut short by the time): every prefix is walked,
+        // shortest first, and the walk stops at the NUL line's.
+        // No two stones touch: no line, and only `who` at the end shows
+        // the turn that the swallowed `place S1` changed.
+        let moves: Vec<u8> = (1..=19)
+            .step_by(2)
+            .flat_map(|row| ["A", "C", "E", "G"].map(|c| format!("place {c}{row}\n")))
+            .flat_map(String::into_bytes)
+            .collect();
+        let body = [b"who\nhi\x00story\nplace S1\n".as_slice(), &moves, b"who\n"].concat();
+        let f = last_line_finding(&body, &prober).expect("the turn changes");
+        assert!(f.line > Some(32), "{:?}: {}", f.line, f.cause);
+        let f = first_wrong_prefix(f, &prober);
+        assert_eq!(
+            (f.line, f.clause),
+            (Some(2), Clause::BytesAny),
+            "{}",
+            f.cause
+        );
+        assert_eq!(f.example, b"who\nhi\x00story\nterm\n");
+    }
+
+    #[test]
+    fn a_last_line_without_newline_answered_wrongly_is_that_decision_on_that_line() {
+        // `strcmp(line, "who\n")`: `who` without its newline is not `who`.
+        let needs_newline = |input: &[u8]| {
+            let fixed = match input.strip_suffix(b"who") {
+                Some(head) => [head, b"whom"].concat(),
+                None => input.to_vec(),
+            };
+            let t = trace::trace(&fixed);
+            (t.stdout, End::Code(t.code))
+        };
+        let f = diagnosed(b"place A1\nwho", &needs_newline).expect("it disagrees");
+        assert_eq!(
+            (f.clause, f.class),
+            (Clause::LineNoNl, Class::Output),
+            "{}",
+            f.cause
+        );
+        assert_eq!(f.cause, "line 2: `who`: expected `W`, got `Invalid!`");
     }
 
     #[test]

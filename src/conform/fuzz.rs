@@ -48,6 +48,10 @@ const MIN_CAP: usize = 1 << 20;
 /// disagrees; the rest is for shrinking.
 const MAKING_SHARE: f64 = 0.6;
 
+/// Of a group's share of the time, what shrinking may take; the rest is
+/// for finding the line to blame and trying the hint.
+const SHRINKING_SHARE: f64 = 0.75;
+
 /// What a program that is killed loses, and how to keep it.
 pub const LOST_OUTPUT: &str = "what the program printed but still held in its buffer is lost when it is killed: flush stdout after each reply, and stop at end of input";
 
@@ -479,6 +483,7 @@ pub fn run(
         out.flush()?;
     }
     let total = groups.len();
+    let mut shrunk: Vec<(FuzzFinding, Cause)> = Vec::new();
     for (i, group) in groups.iter().enumerate() {
         // What is left of the time, shared fairly by the groups left.
         let share = deadline.map(|d| {
@@ -486,7 +491,20 @@ pub fn run(
             let left = d.saturating_duration_since(now);
             now + left / u32::try_from(total - i).unwrap_or(u32::MAX)
         });
-        let mut finding = shrink_group(opts, kit, term, group, share);
+        let (finding, cause) = shrink_group(opts, kit, term, group, share);
+        // Two groups whose shrunk examples show one cause are one
+        // finding (a case first taken for a wrong view, shrunk to the NUL
+        // line that made it).
+        match shrunk.iter_mut().find(|(_, c)| *c == cause) {
+            Some((first, _)) => {
+                first.cases += finding.cases;
+                first.first_case = first.first_case.min(finding.first_case);
+                first.also.extend(finding.also);
+            }
+            None => shrunk.push((finding, cause)),
+        }
+    }
+    for (i, (mut finding, _)) in shrunk.into_iter().enumerate() {
         write_case(opts, &mut finding)?;
         if text {
             text::finding(out, i + 1, &finding)?;
@@ -634,19 +652,6 @@ fn silent(
     }
 }
 
-/// The clause a group of odd whitespace taken for a command falls
-/// under: a `\r` in every line, a tab in every line, or else the rule
-/// that commands are matched untrimmed.
-fn whitespace_clause(common: &[Scenario]) -> Clause {
-    if common.contains(&Scenario::InvalidCr) {
-        Clause::LineSplit
-    } else if common.contains(&Scenario::InvalidTab) {
-        Clause::Ws
-    } else {
-        Clause::CmdExact
-    }
-}
-
 /// The clause a group of missed wins falls under: what all its misses
 /// share (the 361st stone, six or more), or a plain line.
 fn missed_win_clause(common: &[Scenario]) -> Clause {
@@ -665,13 +670,21 @@ fn shrink_group(
     term: TermCheck,
     group: &Grouped,
     deadline: Option<Instant>,
-) -> FuzzFinding {
+) -> (FuzzFinding, Cause) {
     let started = Instant::now();
     // A buffer's size is narrowed down before shrinking, which may spend
     // the group's whole share of the time.
     let sized = hint::guess(&group.finding)
         .map(|h| hint::narrowed(h, |input| disagrees(opts, kit, input, deadline)));
-    let (shrunk, finding) = shrink_example(opts, kit, term, group, deadline);
+    // Shrinking gets most of what is left, not all: the line to blame
+    // and the hint are found after it, and without time for them the
+    // example keeps its first guess (a NUL line that swallows the next
+    // would be blamed on a win far below it).
+    let shrink_by = deadline.map(|d| {
+        let now = Instant::now();
+        now + d.saturating_duration_since(now).mul_f64(SHRINKING_SHARE)
+    });
+    let (shrunk, finding) = shrink_example(opts, kit, term, group, shrink_by);
     // Shrinking checked only the prefix one line shorter.
     let run = |input: &[u8], expected: &Expected, timeout: Duration| {
         run_program(opts, kit, expected, input, timeout)
@@ -699,15 +712,17 @@ fn shrink_group(
     let expected = trace::trace(&input).expected();
     let clause = match group.finding.group {
         Group::WinMissed => missed_win_clause(&group.common),
-        Group::Whitespace => whitespace_clause(&group.common),
-        Group::Clause(_) => finding.clause,
+        // Its example's, as `check` names it: odd whitespace is a `\r`, a
+        // tab or a trim by the line shown, not by what its cases share.
+        Group::Whitespace | Group::Clause(_) => finding.clause,
     };
     // A group with others folded in is told the cause they share.
     let tried = (group.cause.or_else(|| hint::guess(&finding)))
         .map(|h| h.tried(refuted(opts, kit, h, &finding, deadline)));
     let clause = tried.map_or(clause, |t| t.clause(clause));
     let hint = tried.and_then(Tried::given).map(|h| h.narrowed_by(sized));
-    FuzzFinding {
+    let cause = Cause::of(clause, hint, &finding);
+    let finding = FuzzFinding {
         clause,
         kind: clause.kind(),
         title: clause.title(),
@@ -725,6 +740,50 @@ fn shrink_group(
         shared: shared_scenarios(group, &input),
         shrunk: summary,
         input,
+    };
+    (finding, cause)
+}
+
+/// What tells two shrunk findings' causes apart: the clause, the hint,
+/// how the program failed, and the line blamed: for odd bytes, which
+/// kinds of byte it holds (`\x00` alone and `hi\x00story` are one NUL
+/// mistake; a NUL and a `\xff` may be two); else the whole example.
+#[derive(PartialEq, Eq)]
+struct Cause {
+    clause: Clause,
+    hint: Option<Hint>,
+    class: Class,
+    shown: Vec<u8>,
+}
+
+impl Cause {
+    fn of(clause: Clause, hint: Option<Hint>, f: &Finding) -> Cause {
+        let blamed = f
+            .line
+            .and_then(|n| f.example.split(|&b| b == b'\n').nth(n.checked_sub(1)?));
+        let shown = match blamed {
+            Some(line) if matches!(clause, Clause::BytesAny | Clause::WsSet) => {
+                let mut kinds: Vec<u8> = line
+                    .iter()
+                    .filter(|&&b| !trace::assignment_byte(b))
+                    .map(|&b| match b {
+                        0 => 0,
+                        1..=0x7f => 1,
+                        _ => 2,
+                    })
+                    .collect();
+                kinds.sort_unstable();
+                kinds.dedup();
+                kinds
+            }
+            _ => f.example.clone(),
+        };
+        Cause {
+            clause,
+            hint,
+            class: f.class,
+            shown,
+        }
     }
 }
 

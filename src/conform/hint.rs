@@ -50,6 +50,9 @@ pub enum Hint {
     NulEndsString,
     /// A `\r` before the newline is dropped.
     CrDropped,
+    /// A `place` whose parameter holds a tab, `\r`, `\v` or `\f` is
+    /// answered as a point: only a space is taken for whitespace there.
+    SpaceOnly,
     /// Whitespace around a line is trimmed.
     Trimmed,
     /// Blank lines and leading whitespace are skipped.
@@ -93,7 +96,15 @@ impl Hint {
     /// last stone the tie checked first.
     pub fn clause(self, blamed: Clause) -> Clause {
         let wins = [Clause::WinLine, Clause::WinOverline, Clause::TieWinFirst];
+        let spaces = [
+            Clause::LineSplit,
+            Clause::Ws,
+            Clause::CmdExact,
+            Clause::CmdInvalid,
+        ];
         match self {
+            Hint::SpaceOnly if spaces.contains(&blamed) => Clause::Ws,
+            Hint::CrDropped if spaces.contains(&blamed) => Clause::LineSplit,
             Hint::ExactFive if wins.contains(&blamed) => Clause::WinOverline,
             Hint::TieBeforeWin if wins.contains(&blamed) => Clause::TieWinFirst,
             _ => blamed,
@@ -124,6 +135,7 @@ impl Hint {
             ),
             Hint::NulEndsString => "a string function stops at the NUL byte, so `who\\0x` is read as `who`: compare the line using its length (what `fgets` or `getline` read), not `strcmp`".to_owned(),
             Hint::CrDropped => "a `\\r` before the newline is dropped as if it were part of a Windows line ending: only `\\n` ends a line, and the `\\r` is part of the command".to_owned(),
+            Hint::SpaceOnly => "a `place` whose parameter holds a tab, `\\r`, `\\v` or `\\f` is answered as a point, as if only a space were whitespace: all five of space, `\\t`, `\\r`, `\\v` and `\\f` are whitespace, and a parameter holding any of them makes the line `Invalid!` (`isspace` tests for all five)".to_owned(),
             Hint::Trimmed => "whitespace around a line is trimmed (or skipped, as `scanf(\"%s\")` does) before the command is matched: a line with a space or tab around a command is not that command".to_owned(),
             Hint::BlankSkipped => "blank lines and whitespace at the start of a line are skipped, as `scanf(\" %[^\\n]\")` does: an empty line is a line, and it is answered".to_owned(),
             Hint::LeadingSkipped => "whitespace before a command is skipped, by a trim or by `scanf` (`%s` and `\" %[^\\n]\"` skip it): the assignment matches lines exactly, so a line with a space or tab before a command is not that command".to_owned(),
@@ -225,12 +237,13 @@ fn output_hints(f: &Finding) -> Vec<Hint> {
     }
     let matches = |input: &[u8]| reference(Invocation::contract(), input).stdout == *got;
     let input = &f.example;
-    let rewrites: [(Hint, Rewrite); 5] = [
+    let rewrites: [(Hint, Rewrite); 6] = [
         (Hint::NulEndsString, |l| {
             let at = l.iter().position(|&b| b == 0)?;
             Some(l[..at].to_vec())
         }),
         (Hint::CrDropped, cr_dropped),
+        (Hint::SpaceOnly, |l| odd_spaces_as(l, b'x')),
         (Hint::Trimmed, trimmed),
         (Hint::BlankSkipped, |l| {
             let start = l.iter().position(|&b| !is_whitespace(b)).unwrap_or(l.len());
@@ -322,6 +335,10 @@ pub fn controls(hint: Hint, input: &[u8]) -> Vec<Control> {
             Some(l)
         },
         Hint::CrDropped => |l| l.strip_suffix(b"\r").map(|l| [l, b"x"].concat()),
+        // Here the odd bytes are read as letters by the hypothesis: its
+        // control makes them spaces, which a program that takes only the
+        // space for whitespace answers `Invalid!`.
+        Hint::SpaceOnly => |l| odd_spaces_as(l, b' '),
         Hint::Trimmed | Hint::LeadingSkipped => |l| {
             let start = l.iter().position(|&b| !is_whitespace(b)).unwrap_or(l.len());
             let end = l
@@ -378,6 +395,9 @@ pub fn controls(hint: Hint, input: &[u8]) -> Vec<Control> {
         _ => None,
     };
     all.extend(hypothesis.and_then(|h| stored(input, h)));
+    if hint == Hint::SpaceOnly {
+        all.extend(pointed(input));
+    }
     if hint == Hint::CrDropped {
         // The `\r` as another whitespace byte: a program that answers
         // `place A1\f` as it answered `place A1\r` (`scanf("%s")`
@@ -417,6 +437,53 @@ fn stored(input: &[u8], rewrite: Rewrite) -> Option<Control> {
         input: control,
         refuted_if: Refuted::Unlike(predicted),
     })
+}
+
+/// The control of [`Hint::SpaceOnly`] that tells it from a program that
+/// drops the odd bytes (`place 0\r` is `Invalid coordinate` to both):
+/// `input` up to its last `place` with whitespace in its parameter, that
+/// parameter made a free point followed by the same whitespace, then
+/// `term`. A program that keeps the bytes answers `Invalid coordinate`
+/// (the hypothesis's answer); one that drops them places the stone.
+fn pointed(input: &[u8]) -> Option<Control> {
+    let lines: Vec<&[u8]> = input.split_inclusive(|&b| b == b'\n').collect();
+    let unended = |l: &[u8]| l.strip_suffix(b"\n").unwrap_or(l).to_vec();
+    let last = lines
+        .iter()
+        .rposition(|l| trace::odd_space_param(&unended(l)).is_some())?;
+    let line = unended(lines[last]);
+    let odd = trace::odd_space_param(&line)?
+        .iter()
+        .filter(|&&b| is_whitespace(b));
+    let point = free_points(&lines).into_iter().next()?;
+    let mut control: Vec<u8> = lines[..last].concat();
+    control.extend_from_slice(b"place ");
+    control.extend_from_slice(point);
+    control.extend(odd);
+    control.extend_from_slice(b"\nterm\n");
+    let read = rewritten(&control, |l| odd_spaces_as(l, b'x'), false)?;
+    Some(Control {
+        refuted_if: Refuted::Unlike(reference(Invocation::contract(), &read).stdout),
+        input: control,
+    })
+}
+
+/// Corners and edges' middles that no line of `lines` names: points
+/// free in its game, far from most lines.
+fn free_points<'p>(lines: &[&[u8]]) -> Vec<&'p [u8]> {
+    [
+        b"A1".as_slice(),
+        b"S19",
+        b"A19",
+        b"S1",
+        b"J1",
+        b"A10",
+        b"S10",
+        b"J19",
+    ]
+    .into_iter()
+    .filter(|p| !lines.iter().any(|l| l.windows(p.len()).any(|w| w == *p)))
+    .collect()
 }
 
 /// A full board whose 361st stone makes exactly five (Black, on a
@@ -465,19 +532,7 @@ fn exactly_five(input: &[u8]) -> Option<Vec<u8>> {
         cpu: None,
     };
     let lines: Vec<&[u8]> = input.split_inclusive(|&b| b == b'\n').collect();
-    let unused: Vec<&[u8]> = [
-        b"A1".as_slice(),
-        b"S19",
-        b"A19",
-        b"S1",
-        b"J1",
-        b"A10",
-        b"S10",
-        b"J19",
-    ]
-    .into_iter()
-    .filter(|p| !lines.iter().any(|l| l.windows(p.len()).any(|w| w == *p)))
-    .collect();
+    let unused = free_points(&lines);
     let won = |out: &[u8]| {
         [Player::Black, Player::White]
             .iter()
@@ -510,6 +565,17 @@ fn exactly_five(input: &[u8]) -> Option<Vec<u8>> {
 /// `line` as a program that drops a `\r` before the newline reads it.
 fn cr_dropped(line: &[u8]) -> Option<Vec<u8>> {
     line.strip_suffix(b"\r").map(<[u8]>::to_vec)
+}
+
+/// `line`, a `place` whose parameter holds whitespace but no space,
+/// with that whitespace made `to`: read as a program that takes only the
+/// space for whitespace reads it (`to` a letter), or its control (`to`
+/// a space). `None` for any other line.
+fn odd_spaces_as(line: &[u8], to: u8) -> Option<Vec<u8>> {
+    let param = trace::odd_space_param(line)?
+        .iter()
+        .map(|&b| if is_whitespace(b) { to } else { b });
+    Some(b"place ".iter().copied().chain(param).collect())
 }
 
 /// `line` as a program that trims it reads it.

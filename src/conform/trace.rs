@@ -318,6 +318,15 @@ pub(crate) fn invalid_kinds(line: &[u8]) -> Vec<Scenario> {
     kinds
 }
 
+/// The parameter of `line` if it is a `place` whose parameter holds
+/// whitespace but no space (`place A1\r`, `place \t`): the line a
+/// program that takes only the space for whitespace answers as a point.
+pub(crate) fn odd_space_param(line: &[u8]) -> Option<&[u8]> {
+    let param = line.strip_prefix(b"place ")?;
+    let odd = !param.contains(&b' ') && param.iter().any(|&b| is_whitespace(b));
+    odd.then_some(param)
+}
+
 /// Why a well-formed `place` parameter is not a point.
 fn coordinate_kind(param: &[u8]) -> Scenario {
     let Some((&letter, row)) = param.split_first() else {

@@ -66,6 +66,10 @@ enum Bug {
     /// its first whitespace byte, so `place A1\r` and `place A1\x0c`
     /// place a stone at A1 (one space after `place` is still required).
     WsParam,
+    /// Takes only the space for whitespace in a parameter, as a check
+    /// of `strchr(param, ' ')` or a pattern `[^ ]+` does: `place A1\x0c`
+    /// is a `place` of the point `A1\x0c`, which is not one.
+    SpaceOnly,
 }
 
 /// The bugs planted in one run.
@@ -100,6 +104,7 @@ fn bug_named(name: &str) -> Option<Bug> {
         "skip-blank" => Bug::SkipBlank,
         "lax-point" => Bug::LaxPoint,
         "ws-param" => Bug::WsParam,
+        "space-only" => Bug::SpaceOnly,
         _ => return None,
     })
 }
@@ -221,6 +226,9 @@ fn play(bug: &Bugs, input: &mut impl BufRead, out: &mut impl Write) -> u8 {
                 Some(param)
                     if !param.is_empty() && !param.iter().any(|b| b" \t\r\x0b\x0c".contains(b))
                         || (bug.has(Bug::LaxPoint) || bug.has(Bug::WsParam))
+                            && !param.contains(&b' ')
+                        || bug.has(Bug::SpaceOnly)
+                            && !param.is_empty()
                             && !param.contains(&b' ') =>
                 {
                     let param = if bug.has(Bug::LaxPoint) {

@@ -54,6 +54,11 @@ fn check_gives_each_planted_cause_its_hint() {
             b"place M5\r\nwho\nterm\n".to_vec(),
             Hint::CrDropped,
         ),
+        (
+            "space-only",
+            b"place A1\x0c\nterm\n".to_vec(),
+            Hint::SpaceOnly,
+        ),
         ("trim", b"who \nterm\n".to_vec(), Hint::Trimmed),
         ("trim", b" who\nterm\n".to_vec(), Hint::LeadingSkipped),
         ("skip-blank", b"\nwho\nterm\n".to_vec(), Hint::BlankSkipped),
@@ -109,7 +114,10 @@ fn check_gives_no_hint_that_no_experiment_bears_out() {
     // Hung on a NUL line with nothing due before it: nothing was lost.
     assert_eq!(check_hint("nul-hang", b"\0\nwho\nterm\n").0, None);
     // `place 0\r` is `Invalid coordinate` to a program that drops the
-    // `\r` and to one that takes it for part of the point: no telling.
+    // `\r` and to one that takes it for part of the point: no telling
+    // from it alone, and the controls refute both (`place 0x` is answered
+    // alike; `place A1\r` places a stone, as no point holding a `\r`
+    // would).
     assert_eq!(check_hint("cr-place", b"place 0\r\nterm\n").0, None);
     // A program that ignores what follows a point places a stone for
     // `place J10\r`, as the reference does for `place J10`; but it does
@@ -137,6 +145,33 @@ fn check_gives_no_hint_that_no_experiment_bears_out() {
     let six = golden("overline/white_six_anti_diagonal.in");
     let (hint, clause) = check_hint("anti-diagonal", &six);
     assert_eq!((hint, clause.as_deref()), (None, Some("WIN-LINE")));
+}
+
+#[test]
+fn a_whitespace_byte_in_a_parameter_is_one_clause_whatever_the_byte() {
+    // A program that takes only the space for whitespace answers each
+    // as a point: one mistake, WS, whether the byte is a tab, a `\r`
+    // (which it keeps, as it keeps the others), a `\v` or a `\f`.
+    for input in [
+        b"place J10\r\nterm\n".as_slice(),
+        b"place \t\nterm\n",
+        b"place A\x0b1\nterm\n",
+        b"place A1\x0c\nterm\n",
+    ] {
+        let (hint, clause) = check_hint("space-only", input);
+        assert_eq!(
+            (hint, clause.as_deref()),
+            (Some(Hint::SpaceOnly.sentence()), Some("WS")),
+            "{:?}",
+            String::from_utf8_lossy(input)
+        );
+    }
+    // A `\r` dropped as a line ending places the stone: LINE-SPLIT.
+    let (hint, clause) = check_hint("cr-place", b"place M5\r\nwho\nterm\n");
+    assert_eq!(
+        (hint, clause.as_deref()),
+        (Some(Hint::CrDropped.sentence()), Some("LINE-SPLIT"))
+    );
 }
 
 #[test]
