@@ -811,27 +811,21 @@ impl Blamed<'_> {
             clause = line_clause(step);
         }
         // A `place` whose parameter holds a tab, `\r`, `\v` or `\f` (and
-        // no space) answered as a point: whatever the byte, the program
-        // does not take it for whitespace. But a last `\r` with the stone
-        // placed is likelier a line ending dropped, which its hint
-        // (`Hint::CrDropped`) and the hint's controls confirm or refute.
+        // no space) taken for a command: whatever the byte, the program
+        // does not take it for whitespace. A last `\r` dropped as a line
+        // ending is LINE-SPLIT only where its hint (`Hint::CrDropped`)
+        // stands, its controls run on the program.
         let spaces = [
             Clause::LineSplit,
             Clause::Ws,
             Clause::CmdExact,
             Clause::CmdInvalid,
         ];
-        let answered = [text::INVALID_COORDINATE, text::OCCUPIED];
-        let as_point = answered
-            .iter()
-            .any(|a| a.strip_suffix(b"\n") == Some(got_line));
-        if let Some(param) = trace::odd_space_param(line) {
-            let only_a_last_cr = param
-                .strip_suffix(b"\r")
-                .is_some_and(|p| !p.iter().any(|&b| crate::rules::command::is_whitespace(b)));
-            if reply == text::INVALID && spaces.contains(&clause) && (as_point || !only_a_last_cr) {
-                clause = Clause::Ws;
-            }
+        if reply == text::INVALID
+            && spaces.contains(&clause)
+            && trace::odd_space_param(line).is_some()
+        {
+            clause = Clause::Ws;
         }
         if clause == Clause::LineLong {
             // A reply wrong (not split in two) on a line no command could be
@@ -1271,9 +1265,12 @@ mod tests {
     fn a_missing_reply_is_blamed_on_its_line_not_the_next() {
         let input = b"place A1\nplace M5\r\nwho\nview\nhistory\nterm\n";
         let f = diagnosed(input, &strips_cr).expect("it disagrees");
+        // A whitespace byte let into a parameter: only the hint's controls,
+        // run on the program, can show the `\r` was taken for a line
+        // ending (LINE-SPLIT; see `hint::Hint::clause`).
         assert_eq!(
             (f.clause, f.class, f.line),
-            (Clause::LineSplit, Class::Output, Some(2))
+            (Clause::Ws, Class::Output, Some(2))
         );
         assert_eq!(
             f.cause,
