@@ -1054,6 +1054,37 @@ mod tests {
     }
 
     #[test]
+    fn shrunk_examples_of_one_cause_are_one_finding() {
+        let finding = |example: &[u8], line: usize| Finding {
+            line: Some(line),
+            example: example.to_vec(),
+            ..Finding::new(
+                Clause::BytesAny,
+                Class::Output,
+                String::new(),
+                Ran {
+                    stdout: Vec::new(),
+                    stderr: Vec::new(),
+                    end: End::Code(0),
+                    took: Duration::ZERO,
+                },
+            )
+        };
+        let cause = |example: &[u8], line: usize| {
+            Cause::of(Clause::BytesAny, None, &finding(example, line))
+        };
+        // A NUL alone and a NUL inside a command: one mistake.
+        let nul = cause(b"\x00\nterm\n", 1);
+        assert!(nul == cause(b"who\nhi\x00story\nterm\n", 2));
+        // A byte of 128 and up may be another.
+        assert!(nul != cause(b"who\xff\nterm\n", 1));
+        // Other clauses: one cause only for one example.
+        let win = |example: &[u8]| Cause::of(Clause::WinLine, None, &finding(example, 1));
+        assert!(win(b"place A1\n") != win(b"place B1\n"));
+        assert!(win(b"place A1\n") == win(b"place A1\n"));
+    }
+
+    #[test]
     fn workers_never_outnumber_cases_or_the_jobs_cap() {
         let cases: &[(usize, Limit, usize)] = &[
             (4, Limit::Cases(1000), 4),
