@@ -300,6 +300,19 @@ pub struct Correctness {
     pub ended_failing: Vec<PathBuf>,
 }
 
+impl Correctness {
+    /// Whether fuzzing's `finding` is a scored group again: the same
+    /// clause, and the same likely cause (or none for both) as the first
+    /// scored case under it, which the page shows. One mistake, found
+    /// twice, is one group on the page; the JSON keeps both.
+    pub fn scored_again(&self, finding: &FuzzFinding) -> bool {
+        self.failures
+            .iter()
+            .find(|f| !f.depends_on_decisions && f.clause == Some(finding.clause))
+            .is_some_and(|f| f.hint == finding.hint)
+    }
+}
+
 /// The cases of one topic of the suite, tallied as [`Correctness`]
 /// tallies them all.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]

@@ -110,14 +110,16 @@ fn section(out: &mut String, heading: &str, text: &str) {
 /// how the run differs and the case file; the text page lists only their
 /// headings.
 fn fuzz_findings(m: &Marked) -> String {
-    let findings = m
-        .correctness
-        .iter()
-        .flat_map(|c| &c.fuzz)
-        .flat_map(|f| &f.findings);
     let mut text = Vec::new();
-    for (i, finding) in findings.enumerate() {
-        let _ = super::text::finding(&mut text, i + 1, finding);
+    if let Some(c) = &m.correctness {
+        let findings = c.fuzz.iter().flat_map(|f| &f.findings);
+        // Numbered as the text page numbers them; a scored group again
+        // is shown there, with its first case.
+        for (i, finding) in findings.enumerate() {
+            if !c.scored_again(finding) {
+                let _ = super::text::finding(&mut text, i + 1, finding);
+            }
+        }
     }
     String::from_utf8_lossy(&text).trim_start().to_owned()
 }

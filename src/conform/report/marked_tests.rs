@@ -200,3 +200,71 @@ fn a_program_that_did_not_compile_has_its_restrictions_not_checked_in_every_form
         "{csv}"
     );
 }
+
+#[test]
+fn a_fuzz_group_that_is_a_scored_group_again_is_named_once_on_the_page() {
+    use crate::conform::model::{Class, FuzzFinding, FuzzRun, Shrunk};
+    let hint = Some("only a space is whitespace".to_owned());
+    let finding = |clause: Clause, hint: Option<String>| FuzzFinding {
+        clause,
+        kind: clause.kind(),
+        title: clause.title(),
+        failure: Class::Output,
+        cause: String::new(),
+        hint,
+        also: Vec::new(),
+        cases: 7,
+        first_case: 3,
+        example: String::new(),
+        detail: String::new(),
+        file: String::new(),
+        shrink_cut_short: false,
+        differs: "stdout",
+        shared: Vec::new(),
+        shrunk: Shrunk {
+            from_lines: 1,
+            from_bytes: 1,
+            lines: 1,
+            bytes: 1,
+            runs: 0,
+            seconds: 0.0,
+        },
+        input: Vec::new(),
+    };
+    let mut m = with_malloc();
+    m.correctness = Some(Correctness {
+        failures: vec![Failure {
+            case: "golden/invalid/place_param_ff.in".into(),
+            reason: "stdout".into(),
+            clause: Some(Clause::Ws),
+            hint: hint.clone(),
+            ..Failure::default()
+        }],
+        fuzz: Some(FuzzRun {
+            groups: vec![
+                "[1] WS …".into(),
+                "[2] WS, no hint …".into(),
+                "[3] WIN-LINE …".into(),
+            ],
+            findings: vec![
+                finding(Clause::Ws, hint),
+                // Under the same clause with another likely cause (here
+                // none): perhaps another mistake, so shown.
+                finding(Clause::Ws, None),
+                finding(Clause::WinLine, None),
+            ],
+            ..FuzzRun::default()
+        }),
+        ..Correctness::default()
+    });
+    let page = super::page::page(&m);
+    assert!(!page.contains("[1] WS"), "{page}");
+    assert!(
+        page.contains("    [2] WS, no hint …\n    [3] WIN-LINE …\n"),
+        "{page}"
+    );
+    assert!(
+        page.contains("    the same as a group above: [WS] 7 failing cases\n"),
+        "{page}"
+    );
+}

@@ -196,8 +196,19 @@ fn write_correctness(out: &mut String, m: &Marked) {
                     f.time, f.seed, f.sessions, f.verdict
                 ),
             };
-            for group in &f.groups {
-                let _ = writeln!(out, "    {group}");
+            let mut again = Vec::new();
+            for (group, finding) in f.groups.iter().zip(&f.findings) {
+                if c.scored_again(finding) {
+                    again.push(format!(
+                        "[{}] {} failing cases",
+                        finding.clause, finding.cases
+                    ));
+                } else {
+                    let _ = writeln!(out, "    {group}");
+                }
+            }
+            if !again.is_empty() {
+                let _ = writeln!(out, "    the same as a group above: {}", again.join("; "));
             }
         }
     }
