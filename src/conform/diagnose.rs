@@ -715,7 +715,7 @@ impl Blamed<'_> {
             let extra_line = first_line_of(extra);
             return self.finding(
                 trace::spurious(extra_line).unwrap_or(Clause::CmdPlace),
-                Class::Output,
+                Class::Extra,
                 format!(
                     "line {n}: {shown} places a stone, silently, but the program printed {}",
                     first_line(extra)

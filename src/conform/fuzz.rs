@@ -985,7 +985,7 @@ fn differs(class: Class, expected: &Expected, ran: &Ran) -> String {
     };
     match class {
         Class::Hang | Class::Crash => format!("  {first}\n  ({LOST_OUTPUT})\n"),
-        Class::Output => detail,
+        Class::Output | Class::Extra => detail,
     }
 }
 

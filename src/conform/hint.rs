@@ -209,7 +209,7 @@ pub fn explaining(f: &Finding) -> Vec<Hint> {
     match f.class {
         Class::Hang | Class::Crash if unflushed(f) => vec![Hint::Unflushed],
         Class::Hang | Class::Crash => Vec::new(),
-        Class::Output => output_hints(f),
+        Class::Output | Class::Extra => output_hints(f),
     }
 }
 

@@ -352,6 +352,7 @@ fn tally(
                     depends_on_decisions: decided,
                     detail: case.detail.clone(),
                     hint: case.hint.clone(),
+                    failure: case.failure,
                 });
             }
         }
@@ -502,6 +503,7 @@ mod tests {
             line: None,
             cause: None,
             hint: None,
+            failure: None,
             detail: String::new(),
             decisions: decisions.to_vec(),
             seconds: 0.0,

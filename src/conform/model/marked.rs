@@ -14,7 +14,7 @@ use std::time::Duration;
 use serde::Serialize;
 use serde::ser::{SerializeStruct, Serializer};
 
-use super::{Clause, FuzzFinding, Scenario};
+use super::{Class, Clause, FuzzFinding, Scenario};
 
 /// What every report of `mark` says first.
 pub const NOT_OFFICIAL: &str =
@@ -308,7 +308,10 @@ impl Correctness {
     pub fn scored_again(&self, finding: &FuzzFinding) -> bool {
         self.failures
             .iter()
-            .find(|f| !f.depends_on_decisions && f.clause == Some(finding.clause))
+            .find(|f| {
+                !f.depends_on_decisions
+                    && f.group() == (Some(finding.clause), way(Some(finding.failure)))
+            })
             .is_some_and(|f| f.hint == finding.hint)
     }
 }
@@ -341,6 +344,28 @@ pub struct Failure {
     /// A likely cause in the student's terms, as `check` gives it; `None`
     /// where there is no guess.
     pub hint: Option<String>,
+    /// How it failed, where a clause was found (a reply missed or wrong,
+    /// or one where none is due: a false win is not a missed one).
+    pub failure: Option<Class>,
+}
+
+impl Failure {
+    /// What the page groups it by: its clause, and whether it printed a
+    /// reply where none is due (a false win and a missed one are two
+    /// mistakes under one clause); hangs, crashes and wrong replies are
+    /// grouped together, as one mistake often shows all three.
+    pub fn group(&self) -> (Option<Clause>, Class) {
+        (self.clause, way(self.failure))
+    }
+}
+
+/// How a failure is told from another under its clause: a reply where
+/// none is due, or any other.
+fn way(failure: Option<Class>) -> Class {
+    match failure {
+        Some(Class::Extra) => Class::Extra,
+        _ => Class::Output,
+    }
 }
 
 /// The fuzzing of a submission.

@@ -55,6 +55,8 @@ pub struct CaseResult {
     /// A likely cause in the student's terms, checked by experiment
     /// (see [`hint`](super::hint)); `None` where there is no guess.
     pub hint: Option<String>,
+    /// How it failed, where a clause was found: as `fuzz` names it.
+    pub failure: Option<Class>,
     /// Where a failure differs, lines indented by two; else empty.
     pub detail: String,
     /// The decisions of the contract its expected output depends on.
@@ -150,6 +152,10 @@ pub enum Class {
     Crash,
     /// It exited, with the wrong output or exit code.
     Output,
+    /// It exited, having printed a reply where none is due (a win after
+    /// a stone that makes no line): told from a reply missed or wrong, as
+    /// a false win is from a missed one.
+    Extra,
 }
 
 impl Class {
@@ -159,6 +165,7 @@ impl Class {
             Class::Hang => "hang",
             Class::Crash => "crash",
             Class::Output => "output",
+            Class::Extra => "extra",
         }
     }
 }

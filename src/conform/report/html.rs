@@ -541,6 +541,7 @@ mod tests {
                         "    expected | B⏎\n    got      | </pre><img src=x onerror=alert(3)>⏎\n"
                             .to_owned(),
                     hint: Some("</pre><script>alert(4)</script>".to_owned()),
+                    failure: None,
                 }],
                 ..Correctness::default()
             }),

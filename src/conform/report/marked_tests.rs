@@ -114,6 +114,7 @@ fn gradescope_visibility_and_a_test_a_case_are_the_courses_to_set() {
                 depends_on_decisions: false,
                 detail: "    expected | B⏎\n    got      | <W>``` ⏎\n".into(),
                 hint: None,
+                failure: None,
             },
             Failure {
                 case: "suite/c.in".into(),
@@ -265,6 +266,38 @@ fn a_fuzz_group_that_is_a_scored_group_again_is_named_once_on_the_page() {
     );
     assert!(
         page.contains("    the same as a group above: [WS] 7 failing cases\n"),
+        "{page}"
+    );
+}
+
+#[test]
+fn a_false_win_and_a_missed_win_are_two_groups_under_one_clause() {
+    use crate::conform::model::Class;
+    let failure = |case: &str, failure| Failure {
+        case: case.into(),
+        reason: "stdout".into(),
+        clause: Some(Clause::WinLine),
+        failure: Some(failure),
+        ..Failure::default()
+    };
+    let mut m = with_malloc();
+    m.correctness = Some(Correctness {
+        failures: vec![
+            failure("golden/win/diagonal_middle.in", Class::Output),
+            failure("golden/win/no_wrap_around_row_end.in", Class::Extra),
+            failure("golden/win/corner_a1_diagonal.in", Class::Output),
+        ],
+        ..Correctness::default()
+    });
+    let page = super::page::page(&m);
+    assert!(
+        page.contains(
+            "  FAIL [WIN-LINE] 2 cases, the first golden/win/diagonal_middle.in: stdout\n"
+        ),
+        "{page}"
+    );
+    assert!(
+        page.contains("  FAIL [WIN-LINE] golden/win/no_wrap_around_row_end.in: stdout\n"),
         "{page}"
     );
 }

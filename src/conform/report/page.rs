@@ -219,7 +219,7 @@ fn write_correctness(out: &mut String, m: &Marked) {
 fn write_failures(out: &mut String, failures: &[Failure]) {
     let mut groups: Vec<(Option<Clause>, usize, &Failure)> = Vec::new();
     for f in failures.iter().filter(|f| !f.depends_on_decisions) {
-        match groups.iter_mut().find(|g| g.0 == f.clause) {
+        match groups.iter_mut().find(|g| g.2.group() == f.group()) {
             Some(g) => g.1 += 1,
             None => groups.push((f.clause, 1, f)),
         }
@@ -242,10 +242,14 @@ fn write_failures(out: &mut String, failures: &[Failure]) {
     }
     if groups.len() > FAILURES_SHOWN {
         let rest: usize = groups[FAILURES_SHOWN..].iter().map(|g| g.1).sum();
+        let shown: Vec<_> = groups[..FAILURES_SHOWN].iter().map(|g| g.0).collect();
+        let mut more: Vec<_> = groups[FAILURES_SHOWN..].iter().map(|g| g.0).collect();
+        more.sort();
+        more.dedup();
         let _ = writeln!(
             out,
             "  and {rest} more failing cases under {} more clauses",
-            groups.len() - FAILURES_SHOWN
+            more.iter().filter(|c| !shown.contains(c)).count()
         );
     }
     let decided = failures.iter().filter(|f| f.depends_on_decisions).count();
