@@ -178,8 +178,14 @@ fn one_per_cause(groups: Vec<Grouped>) -> Vec<Grouped> {
 }
 
 /// The key that orders groups: rules before decisions, then the clause
-/// table's order, then the way the program failed.
-type Key = (Kind, Clause, Group, Class);
+/// table's order, then the way the program failed; for missed wins,
+/// whether the reference explains the miss as a full board called a tie
+/// before its last stone's line is looked at (not the overline or the
+/// diagonal the program also misses: two mistakes, two groups). Only
+/// that hint: "only exactly five win" also explains a six missed on an
+/// anti-diagonal by a program that misses every anti-diagonal, which only
+/// a run of the program tells apart.
+type Key = (Kind, Clause, Group, Class, Option<Hint>);
 
 fn key(f: &Finding) -> Key {
     // An empty input is the end of input at its earliest: a program that
@@ -196,7 +202,11 @@ fn key(f: &Finding) -> Key {
     } else {
         f.class
     };
-    (clause.kind(), clause, group, class)
+    let cause = (group == Group::WinMissed)
+        .then(|| hint::explaining(f))
+        .filter(|all| all.contains(&Hint::TieBeforeWin))
+        .map(|_| Hint::TieBeforeWin);
+    (clause.kind(), clause, group, class, cause)
 }
 
 /// Case `index` of the run: the same seed and index, the same bytes; the
@@ -822,9 +832,11 @@ fn shrink_example(
     group: &Grouped,
     deadline: Option<Instant>,
 ) -> (super::shrink::Shrunk, Finding) {
-    // The finding of the group's case of lowest number.
+    // The finding of the group's case of lowest number, and what keeps a
+    // smaller case in its group: a full board called a tie first must not
+    // shrink into an overline the program also misses.
     let first = &group.finding;
-    let target = (first.group, first.class);
+    let target = key(first);
     let found: Mutex<BTreeMap<Vec<u8>, Finding>> = Mutex::new(BTreeMap::new());
     let run = |input: &[u8], expected: &Expected, timeout: Duration| {
         run_program(opts, kit, expected, input, timeout)
@@ -853,7 +865,7 @@ fn shrink_example(
                 return false;
             }
             match diagnose::last_line_finding(candidate, &prober) {
-                Some(f) if (f.group, f.class) == target => {
+                Some(f) if key(&f) == target => {
                     lock(&found).insert(candidate.to_vec(), f);
                     true
                 }
@@ -879,7 +891,7 @@ fn shrink_example(
                 return false;
             }
             let f = diagnose::end_finding(candidate, &trace, &ran);
-            if (f.group, f.class) != target {
+            if key(&f) != target {
                 return false;
             }
             lock(&found).insert(candidate.to_vec(), f);

@@ -36,7 +36,7 @@ use super::{Invocation, reference};
 const LONGEST_PIECE: usize = 4096;
 
 /// A likely cause of a finding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Hint {
     /// Lines are read at most `from` to `to` bytes at a time (one value
     /// when the example tells them apart), the rest as further lines.
