@@ -247,3 +247,20 @@ fn fuzz_finds_a_buffers_size_by_experiment() {
         "no finding says {want:?}:\n{doc:#}"
     );
 }
+
+#[test]
+fn fuzz_tells_a_tie_called_first_from_an_overline_missed() {
+    // Two mistakes among missed wins: the full board's last stone is
+    // looked at after the tie, and six in a row do not win. The aimed
+    // full board must not shrink into an overline, which the program
+    // misses too: two findings, each with its hint.
+    let doc = fuzz_json("tie,overline", 127);
+    let findings = doc["findings"].as_array().expect("findings");
+    let with = |clause: &str, hint: Hint| {
+        findings
+            .iter()
+            .any(|f| f["clause"] == clause && f["hint"] == hint.sentence().as_str())
+    };
+    assert!(with("TIE-WIN-FIRST", Hint::TieBeforeWin), "{doc:#}");
+    assert!(with("WIN-OVERLINE", Hint::ExactFive), "{doc:#}");
+}
