@@ -268,8 +268,10 @@ impl Runner<'_> {
 
     /// The hint for `f`, tried: refuted if the program's answer to one of
     /// the hint's controls refutes it (see [`hint::controls`]). The
-    /// controls run only within what is left of the case's `timeout`; a
-    /// control with no time left to run refutes nothing.
+    /// controls run only within what is left of the case's `timeout`;
+    /// where a control has no time left to run, no hint is tried at all
+    /// (none is given without its experiment: a program that hung on the
+    /// case would otherwise keep a hint nothing checked).
     fn hint(
         &self,
         case: &case::Case,
@@ -278,18 +280,19 @@ impl Runner<'_> {
         timeout: Duration,
     ) -> Option<Tried> {
         let h = hint::guess(f)?;
-        let refuted = hint::controls(h, &f.example).iter().any(|control| {
-            let Some(left) = timeout
+        let mut refuted = false;
+        for control in hint::controls(h, &f.example) {
+            let left = timeout
                 .checked_sub(started.elapsed())
-                .filter(|l| !l.is_zero())
-            else {
-                return false;
-            };
+                .filter(|l| !l.is_zero())?;
             let expected = trace::trace(&control.input).stdout.len();
             let cap = expected.max(f.ran.stdout.len());
             let ran = self.run(&case.args, &control.input, cap, left);
-            control.refutes(&f.ran.stdout, &ran)
-        });
+            if control.refutes(&f.ran.stdout, &ran) {
+                refuted = true;
+                break;
+            }
+        }
         Some(h.tried(refuted))
     }
 

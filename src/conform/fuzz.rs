@@ -728,7 +728,7 @@ fn shrink_group(
     };
     // A group with others folded in is told the cause they share.
     let tried = (group.cause.or_else(|| hint::guess(&finding)))
-        .map(|h| h.tried(refuted(opts, kit, h, &finding, deadline)));
+        .and_then(|h| Some(h.tried(refuted(opts, kit, h, &finding, deadline)?)));
     let clause = tried.map_or(clause, |t| t.clause(clause));
     let hint = tried.and_then(Tried::given).map(|h| h.narrowed_by(sized));
     let cause = Cause::of(clause, hint, &finding);
@@ -947,25 +947,26 @@ fn run_program(
 }
 
 /// Whether the program's answer to one of the controls of `hint` refutes
-/// it (see [`hint::controls`]); a control with no time left to run
-/// refutes nothing.
+/// it (see [`hint::controls`]); `None` where a control has no time left
+/// to run: then no hint is tried (none is given without its experiment).
 fn refuted(
     opts: &FuzzOptions,
     kit: Option<&Kit>,
     hint: Hint,
     finding: &Finding,
     deadline: Option<Instant>,
-) -> bool {
-    hint::controls(hint, &finding.example)
-        .iter()
-        .any(|control| {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
-                return false;
-            }
-            let expected = trace::trace(&control.input).expected();
-            let ran = run_program(opts, kit, &expected, &control.input, opts.timeout);
-            control.refutes(&finding.ran.stdout, &ran)
-        })
+) -> Option<bool> {
+    for control in hint::controls(hint, &finding.example) {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return None;
+        }
+        let expected = trace::trace(&control.input).expected();
+        let ran = run_program(opts, kit, &expected, &control.input, opts.timeout);
+        if control.refutes(&finding.ran.stdout, &ran) {
+            return Some(true);
+        }
+    }
+    Some(false)
 }
 
 /// Whether the program's run of `input` disagrees with the reference;

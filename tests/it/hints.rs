@@ -264,3 +264,17 @@ fn fuzz_tells_a_tie_called_first_from_an_overline_missed() {
     assert!(with("TIE-WIN-FIRST", Hint::TieBeforeWin), "{doc:#}");
     assert!(with("WIN-OVERLINE", Hint::ExactFive), "{doc:#}");
 }
+
+#[test]
+fn no_hint_is_given_when_its_control_has_no_time_to_run() {
+    // It misses six in column S and then waits at the end of the input
+    // until the case's time is up: "only exactly five win" fits, but its
+    // control (the same game won by exactly five) cannot be run, and a
+    // hint nothing checked is not given.
+    let seven = golden("overline/seven_vertical_column_s.in");
+    let (hint, clause) = check_hint("overline,eof-loop", &seven);
+    assert_eq!(hint, None, "[{clause:?}]");
+    // With time for it, the control bears the hint out.
+    let (hint, _) = check_hint("overline", &seven);
+    assert_eq!(hint, Some(Hint::ExactFive.sentence()));
+}
