@@ -199,10 +199,11 @@ fn write_correctness(out: &mut String, m: &Marked) {
             let mut again = Vec::new();
             for (group, finding) in f.groups.iter().zip(&f.findings) {
                 if c.scored_again(finding) {
-                    again.push(format!(
-                        "[{}] {} failing cases",
-                        finding.clause, finding.cases
-                    ));
+                    let cases = match finding.cases {
+                        1 => "1 failing case".to_owned(),
+                        n => format!("{n} failing cases"),
+                    };
+                    again.push(format!("[{}] {cases}", finding.clause));
                 } else {
                     let _ = writeln!(out, "    {group}");
                 }
