@@ -32,6 +32,10 @@ pub const LAUNCH: &str = "--launch-contained-run";
 /// program's parent in bwrap's box ([`super::launch::inner`]).
 pub const INNER: &str = "--launch-inner-run";
 
+/// The first argument that makes this program the runner of a box, which
+/// starts every run of one program in it ([`super::boxes::runner`]).
+pub const RUNNER: &str = "--launch-box-runner";
+
 const MIB: u64 = 1 << 20;
 
 /// What a program under test may use; the defaults are in `--help`.
@@ -127,6 +131,10 @@ pub struct Kit {
     pub users: Option<Users>,
     /// bwrap, when it works here.
     pub bwrap: Option<PathBuf>,
+    /// The boxes kept for reuse, idle ([`super::boxes`]): shared by the
+    /// kit's clones, killed when the last is dropped.
+    #[cfg(target_os = "linux")]
+    pub boxes: super::boxes::Boxes,
 }
 
 /// Why the kit cannot run programs as asked.
@@ -238,6 +246,8 @@ impl Kit {
             contain: contain.clone(),
             users,
             bwrap,
+            #[cfg(target_os = "linux")]
+            boxes: super::boxes::Boxes::default(),
         };
         Ok((kit, notes))
     }
