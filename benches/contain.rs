@@ -44,8 +44,10 @@ fn main() {
     let cases = setting("GOMOKU_BENCH_CASES", 300);
     let rounds = setting("GOMOKU_BENCH_ROUNDS", 3);
     let jobs = setting("GOMOKU_BENCH_JOBS", 1);
-    let target = env::var_os("CARGO_TARGET_DIR")
-        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"), PathBuf::from);
+    let target = env::var_os("CARGO_TARGET_DIR").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("target"),
+        PathBuf::from,
+    );
     let dir = target.join("bench-contain");
     fs::create_dir_all(&dir).expect("make the bench's folder");
     let Some(program) = build_baseline(&dir) else {

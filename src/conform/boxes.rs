@@ -364,9 +364,12 @@ fn start_lasting(command: Command) -> io::Result<Child> {
 /// it or the box is to be retired. Its exit code: 0, or
 /// [`launch::BAD_LAUNCH`] when it could not begin.
 pub fn runner(args: &[OsString]) -> u8 {
-    let Some(launch) = launch::parse(args) else {
+    let Some(mut launch) = launch::parse(args) else {
         return launch::BAD_LAUNCH;
     };
+    // The runner starts the program itself: no bwrap, and no helper of
+    // bwrap's among the processes it counts.
+    launch.bwrap = None;
     let ready = std::fs::remove_file(Path::new(INNER_DIR).join(INNER_EXE))
         .and_then(|()| launch::hide_self())
         .is_ok()
@@ -455,17 +458,24 @@ fn run_in_box(
 /// Whether the box is as fresh as a new one, for what the runner cannot
 /// undo: no System V IPC object left (the box has an IPC namespace of its
 /// own, which outlives a run), and the runner has spent less than half
-/// its CPU time (its own limit is the program's).
+/// its CPU time (its own limit is the program's, and at the limit the
+/// system would kill it in some run).
 fn fresh(launch: &launch::Launch) -> bool {
     let empty = |table: &str| {
         std::fs::read_to_string(format!("/proc/sysvipc/{table}"))
             .is_ok_and(|text| text.lines().count() <= 1)
     };
-    let spent_ns = std::fs::read_to_string("/proc/self/schedstat")
+    // User and system time, the 12th and 13th fields after the name, in
+    // the hundredths of a second /proc always counts in.
+    let spent = std::fs::read_to_string("/proc/self/stat")
         .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok());
-    let half_ns = launch.contain.cpu.saturating_mul(500_000_000);
-    ["shm", "sem", "msg"].into_iter().all(empty) && spent_ns.is_some_and(|ns| ns < half_ns)
+        .and_then(|stat| {
+            let mut fields = stat.rsplit_once(')')?.1.split_whitespace().skip(11);
+            let mut next = || fields.next()?.parse::<u64>().ok();
+            Some(next()? + next()?)
+        });
+    let half = launch.contain.cpu.saturating_mul(50);
+    ["shm", "sem", "msg"].into_iter().all(empty) && spent.is_some_and(|ticks| ticks < half)
 }
 
 /// The box as bwrap built it, for [`Plain::restore`]: the folders a run

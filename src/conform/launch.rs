@@ -40,7 +40,7 @@ pub(super) const BAD_LAUNCH: u8 = 125;
 pub(super) struct Launch {
     status: PathBuf,
     user: Option<(u32, u32)>,
-    bwrap: Option<PathBuf>,
+    pub(super) bwrap: Option<PathBuf>,
     pub(super) scratch: PathBuf,
     pub(super) contain: Contain,
     pub(super) program: Vec<OsString>,
@@ -671,6 +671,7 @@ mod tests {
             },
             users: None,
             bwrap: Some(PathBuf::from("/usr/bin/bwrap")),
+            #[cfg(target_os = "linux")]
             boxes: crate::conform::boxes::Boxes::default(),
         };
         let program = ["./a.out", "--", "x"].map(OsString::from);

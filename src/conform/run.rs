@@ -34,7 +34,11 @@
 //! read back ([`How::read`]), start from files copied into its folder
 //! ([`How::seed`]) and leave one the kit keeps ([`How::keep`]): that is
 //! how a compiler builds a student's program, contained like the program
-//! itself, with limits of its own ([`How::contain`]). A run the kit could
+//! itself, with limits of its own ([`How::contain`]). A plain run (none
+//! of these) under bwrap runs in a box kept for its program and reused
+//! ([`super::boxes`]): the scratch folder is then the box's, emptied
+//! between runs, and the box's runner, not a launcher per run, starts
+//! and watches the program. A run the kit could
 //! not start (no process to be had, for a moment) is tried again, then
 //! reported as [`End::Unstarted`], never as the program's failure.
 
@@ -234,6 +238,7 @@ fn run_once(
 /// Whether a run is made as [`run`] makes it: the kit's limits, in a
 /// scratch folder of its own with nothing sown, kept or read back. Such
 /// runs of one program share a box ([`boxes`]).
+#[cfg(target_os = "linux")]
 fn plain(how: How<'_>) -> bool {
     how.dir.is_none()
         && how.read.is_none()

@@ -1,7 +1,8 @@
 //! What a program under test may use, and where it runs: the limits
 //! (memory, CPU time, processes, file size, open files), a scratch folder
 //! of its own per run, a minimal environment, a user of its own per run
-//! when the kit runs as root, and, where `bwrap` (bubblewrap) works, the
+//! (per box, for runs in a reused box: [`super::boxes`]) when the kit
+//! runs as root, and, where `bwrap` (bubblewrap) works, the
 //! box isolate builds: no network, a process namespace and `/proc` of its
 //! own, and of the file system only the system's folders and the
 //! program's own, read-only, and its scratch folder ([`box_args`]).
