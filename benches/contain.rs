@@ -27,15 +27,25 @@
 //!    target (at least 67%). A missed target is reported as MISS, not a
 //!    failure: machines are noisy. Without a working bwrap both are the
 //!    same, and the report says so.
+//! 4. Then, in this process, through the library, the same number of runs
+//!    of the baseline on one short game (`GOMOKU_BENCH_CASES` of them,
+//!    the same rounds): directly (no kit at all: what no containment
+//!    costs), through the launcher without bwrap, and in the box; prints
+//!    runs a second of each and the box's share of the direct speed. That
+//!    is containment's price per run, without the rest of fuzzing.
 
 #![forbid(unsafe_code)]
 
 use std::env;
+use std::ffi::OsString;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+use gomoku_mist::conform::run::{self, Budget, End};
+use gomoku_mist::conform::sandbox::{Contain, Kit};
 
 /// The least share of the uncontained speed contained fuzzing keeps.
 const TARGET: f64 = 0.67;
@@ -81,6 +91,54 @@ fn main() {
         ratio * 100.0,
         TARGET * 100.0,
         if ratio >= TARGET { "ok" } else { "MISS" }
+    );
+    per_run(bin, &program, cases, rounds);
+}
+
+/// Runs a second of `program` on one short game, directly, through the
+/// launcher and in the box, `runs` at a time, interleaved over `rounds`.
+fn per_run(bin: &Path, program: &Path, runs: u64, rounds: u64) {
+    let command = [program.as_os_str().to_owned()];
+    let (boxed, _) = Kit::new(&Contain::default(), bin.to_path_buf(), &command, "")
+        .expect("a kit in this process");
+    let mut launched = boxed.clone();
+    launched.bwrap = None;
+    let kits: [(&str, Option<&Kit>); 3] = [
+        ("direct", None),
+        ("launcher", Some(&launched)),
+        ("box", Some(&boxed)),
+    ];
+    let game = b"who\nplace H8\nplace H9\nview\nhistory\nterm\n";
+    let budget = Budget {
+        timeout: Duration::from_secs(60),
+        cap: 1 << 20,
+    };
+    let mut speeds = [Vec::new(), Vec::new(), Vec::new()];
+    for round in 0..=rounds {
+        for (speed, (_, kit)) in speeds.iter_mut().zip(&kits) {
+            let start = Instant::now();
+            for _ in 0..runs {
+                let ran = run::run(*kit, &command, &[] as &[OsString], game, budget);
+                assert!(matches!(ran.end, End::Code(_)), "{ran:?}");
+            }
+            if round > 0 {
+                speed.push(runs as f64 / start.elapsed().as_secs_f64());
+            }
+        }
+    }
+    println!("{runs} runs of it on one short game, in this process, {rounds} rounds:");
+    for (runs, (name, _)) in speeds.iter_mut().zip(&kits) {
+        let shown: Vec<String> = runs.iter().map(|s| format!("{s:.0}")).collect();
+        println!(
+            "  {name:<12} {} runs/s (median), runs {}",
+            median(runs).round(),
+            shown.join(", ")
+        );
+    }
+    let [direct, _, boxed] = &mut speeds;
+    println!(
+        "  box / direct: {:.0}%",
+        median(boxed) / median(direct) * 100.0
     );
 }
 

@@ -11,7 +11,7 @@
 //! starts inherits them, and the subreaper of all of them. Per run the
 //! kit sends it, over a socket that is the runner's stdin, the program's
 //! three pipes ([`lend`]); the runner starts the program with them, says
-//! it started, watches it as the launcher does ([`launch::watch`]: its
+//! it started, watches it as the launcher does (`launch::watch`: its
 //! memory, processes and open files), kills every process of the run once
 //! it ends, empties every folder the run could write to and removes what
 //! it added to the box's root and `/dev`, and says how the run ended. A
@@ -31,9 +31,8 @@
 //! the run is reported killed, and the next run gets a new box. A box
 //! that died idle is found dead and dropped before it is lent.
 
-use std::collections::VecDeque;
+use std::any::Any;
 use std::ffi::OsString;
-use std::fmt;
 use std::fs::File;
 use std::io::{self, IoSlice, IoSliceMut};
 use std::mem::MaybeUninit;
@@ -50,8 +49,8 @@ use rustix::net::{
 
 use super::launch::{self, INNER_DIR, INNER_EXE};
 use super::reap;
-use super::run::Room;
-use super::sandbox::{self, Contain, Kit, Status};
+use super::room::Room;
+use super::sandbox::{self, Contain, Kit, Shelf, Status};
 
 /// Idle boxes a kit keeps at most: a few per worker, for a program and
 /// the few argument lists it is run with; the oldest goes first.
@@ -64,55 +63,40 @@ const STARTED: &[u8] = b"S";
 const FIT: u8 = b'K';
 const RETIRED: u8 = b'R';
 
-/// The idle boxes of a kit, shared by its clones.
-#[derive(Clone, Default)]
-pub struct Boxes(Arc<Mutex<VecDeque<Boxed>>>);
-
-impl fmt::Debug for Boxes {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Boxes({} idle)", self.idle().len())
-    }
+/// An idle box of `kit`'s for `words` under `contain`, alive.
+fn take(kit: &Kit, words: &[OsString]) -> Option<Boxed> {
+    let mut dead = Vec::new();
+    let found = {
+        let mut idle = kit.boxes.lock();
+        let fits = |b: &Box<dyn Any + Send>| {
+            b.downcast_ref::<Boxed>()
+                .is_some_and(|b| b.words == words && b.contain == kit.contain)
+        };
+        loop {
+            let Some(at) = idle.iter().position(fits) else {
+                break None;
+            };
+            match idle.remove(at).map(|b| b.downcast::<Boxed>()) {
+                Some(Ok(boxed)) if boxed.idle_and_alive() => break Some(*boxed),
+                Some(other) => dead.push(other),
+                None => break None,
+            }
+        }
+    };
+    // Dropped (killed, waited for) with the shelf unlocked.
+    drop(dead);
+    found
 }
 
-impl Boxes {
-    fn idle(&self) -> std::sync::MutexGuard<'_, VecDeque<Boxed>> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// An idle box for `words` under `contain`, alive.
-    fn take(&self, words: &[OsString], contain: &Contain) -> Option<Boxed> {
-        let mut dead = Vec::new();
-        let found = {
-            let mut idle = self.idle();
-            loop {
-                let Some(at) = idle
-                    .iter()
-                    .position(|b| b.words == words && b.contain == *contain)
-                else {
-                    break None;
-                };
-                match idle.remove(at) {
-                    Some(boxed) if boxed.idle_and_alive() => break Some(boxed),
-                    Some(boxed) => dead.push(boxed),
-                    None => break None,
-                }
-            }
-        };
-        // Dropped (killed, waited for) with the list unlocked.
-        drop(dead);
-        found
-    }
-
-    /// Puts `boxed` back, dropping the oldest idle box if there are too
-    /// many.
-    fn give(&self, boxed: Boxed) {
-        let oldest = {
-            let mut idle = self.idle();
-            idle.push_back(boxed);
-            (idle.len() > IDLE).then(|| idle.pop_front()).flatten()
-        };
-        drop(oldest);
-    }
+/// Puts `boxed` back on `kit`'s shelf, dropping the oldest idle box if
+/// there are too many.
+fn give(shelf: &Shelf, boxed: Boxed) {
+    let oldest = {
+        let mut idle = shelf.lock();
+        idle.push_back(Box::new(boxed));
+        (idle.len() > IDLE).then(|| idle.pop_front()).flatten()
+    };
+    drop(oldest);
 }
 
 /// A box: bwrap and the runner in it, the kit's end of the runner's
@@ -228,7 +212,7 @@ impl Drop for Boxed {
 /// A box lent to one run, given back (or dropped) by [`Lent::finish`].
 pub struct Lent {
     boxed: Boxed,
-    boxes: Boxes,
+    shelf: Shelf,
 }
 
 impl Lent {
@@ -236,7 +220,7 @@ impl Lent {
     /// said it is `fit` for another run; else it is killed and dropped.
     pub fn finish(self, fit: bool) {
         if fit {
-            self.boxes.give(self.boxed);
+            give(&self.shelf, self.boxed);
         }
     }
 }
@@ -260,7 +244,7 @@ pub fn lend(
     words: Vec<OsString>,
     told: impl FnOnce(Status, bool) + Send + 'static,
 ) -> Result<(Lent, Ends), Status> {
-    let boxed = match kit.boxes.take(&words, &kit.contain) {
+    let boxed = match take(kit, &words) {
         Some(boxed) => boxed,
         None => Boxed::make(kit, words)?,
     };
@@ -289,7 +273,7 @@ pub fn lend(
     });
     let lent = Lent {
         boxed,
-        boxes: kit.boxes.clone(),
+        shelf: kit.boxes.clone(),
     };
     Ok((lent, (File::from(feed), File::from(out), File::from(err))))
 }
@@ -362,7 +346,8 @@ fn start_lasting(command: Command) -> io::Result<Child> {
 /// removes its copy, hides itself, sets the limits on itself, then runs
 /// the program once per run the kit sends on stdin, until the kit closes
 /// it or the box is to be retired. Its exit code: 0, or
-/// [`launch::BAD_LAUNCH`] when it could not begin.
+/// the launcher's code for arguments it cannot read when it could not
+/// begin.
 pub fn runner(args: &[OsString]) -> u8 {
     let Some(mut launch) = launch::parse(args) else {
         return launch::BAD_LAUNCH;

@@ -671,8 +671,7 @@ mod tests {
             },
             users: None,
             bwrap: Some(PathBuf::from("/usr/bin/bwrap")),
-            #[cfg(target_os = "linux")]
-            boxes: crate::conform::boxes::Boxes::default(),
+            boxes: sandbox::Shelf::default(),
         };
         let program = ["./a.out", "--", "x"].map(OsString::from);
         let args = arguments(

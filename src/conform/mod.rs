@@ -35,6 +35,7 @@ pub mod model;
 pub mod pool;
 pub mod reap;
 pub mod report;
+mod room;
 pub mod run;
 pub mod sandbox;
 pub mod scenario;

@@ -53,8 +53,9 @@ use std::time::{Duration, Instant};
 
 #[cfg(target_os = "linux")]
 use super::boxes;
+use super::reap;
+use super::room::Room;
 use super::sandbox::{self, Kit, Overrun, Status};
-use super::{launch, reap};
 
 /// How much of stderr is kept, to show why a program crashed.
 const STDERR_KEPT: usize = 4096;
@@ -323,7 +324,8 @@ fn spawn(
     }
     let mut command = match (&room, kit) {
         (Some(room), Some(kit)) => {
-            room.command(kit, words(program, args, extra, how.seed.is_some()), how)
+            let words = words(program, args, extra, how.seed.is_some());
+            room.command(kit, words, how.contain.unwrap_or(&kit.contain))
         }
         _ => {
             let mut command = Command::new(program);
@@ -492,105 +494,6 @@ pub fn signal_name(number: i32) -> String {
     format!("signal {number}")
 }
 
-/// A run's own folder: the scratch folder the program works in, and the
-/// launcher's status file beside it, out of the program's reach when it
-/// runs as another user. Its name cannot be guessed, it is made afresh
-/// (never one someone made first), others may pass through it but not
-/// list it, and it is removed when dropped. With it, the run's user,
-/// when each run has one.
-pub(super) struct Room {
-    pub(super) dir: PathBuf,
-    pub(super) scratch: PathBuf,
-    pub(super) status: PathBuf,
-    pub(super) user: Option<sandbox::Lease>,
-}
-
-impl Room {
-    pub(super) fn new(kit: &Kit, seed: Option<&Path>) -> std::io::Result<Room> {
-        // The kit's id in the name tells whose it is; the random rest
-        // keeps it from being guessed.
-        let dir = tempfile::Builder::new()
-            .prefix(&format!("gomoku-mist-run-{}-", std::process::id()))
-            .tempdir()?
-            .keep();
-        reap::keep(&dir);
-        let room = Room {
-            scratch: dir.join("home"),
-            status: dir.join("status"),
-            dir,
-            user: kit.users.as_ref().map(sandbox::Users::lease),
-        };
-        std::fs::create_dir(&room.scratch)?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            if let Some((uid, gid)) = room.user.as_ref().map(sandbox::Lease::ids) {
-                std::fs::set_permissions(&room.dir, std::fs::Permissions::from_mode(0o711))?;
-                std::os::unix::fs::chown(&room.scratch, Some(uid), Some(gid))?;
-            }
-            std::fs::set_permissions(&room.scratch, std::fs::Permissions::from_mode(0o700))?;
-        }
-        if let Some(seed) = seed {
-            room.sow(seed)?;
-        }
-        Ok(room)
-    }
-
-    /// Copies the plain files of `seed` into the scratch folder, readable
-    /// by all (the kit's user owns them: the run may read them, not change
-    /// them, though it may remove them; no one else may enter the folder).
-    fn sow(&self, seed: &Path) -> std::io::Result<()> {
-        for entry in std::fs::read_dir(seed)? {
-            let entry = entry?;
-            if !entry.file_type()?.is_file() {
-                continue;
-            }
-            let to = self.scratch.join(entry.file_name());
-            std::fs::copy(entry.path(), &to)?;
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt;
-                std::fs::set_permissions(&to, std::fs::Permissions::from_mode(0o644))?;
-            }
-        }
-        Ok(())
-    }
-
-    /// The launcher, to run `words` within the limits `how` gives or else
-    /// the kit's.
-    fn command(&self, kit: &Kit, words: Vec<OsString>, how: How<'_>) -> Command {
-        let mut command = Command::new(&kit.launcher);
-        command.args(launch::arguments(
-            &self.status,
-            kit,
-            how.contain.unwrap_or(&kit.contain),
-            self.user.as_ref().map(sandbox::Lease::ids),
-            &self.scratch,
-            words,
-        ));
-        self.environment(&mut command);
-        command
-    }
-
-    /// The environment a program under test gets, and its working folder:
-    /// the scratch folder.
-    pub(super) fn environment(&self, command: &mut Command) {
-        command
-            .env_clear()
-            .env(
-                "PATH",
-                std::env::var_os("PATH").unwrap_or_else(|| "/usr/local/bin:/usr/bin:/bin".into()),
-            )
-            .env(
-                "LANG",
-                std::env::var_os("LANG").unwrap_or_else(|| "C.UTF-8".into()),
-            )
-            .env("HOME", &self.scratch)
-            .env("TMPDIR", &self.scratch)
-            .current_dir(&self.scratch);
-    }
-}
-
 /// The words a contained run starts, `program`, `args` and `extra`: the
 /// program found as the kit finds it, on its own PATH (in the box only
 /// the folder of the program named by its full path is there), and an
@@ -613,12 +516,6 @@ fn words(program: &OsString, args: &[OsString], extra: &[OsString], seeded: bool
         .chain(args)
         .chain(extra.iter().cloned())
         .collect()
-}
-
-impl Drop for Room {
-    fn drop(&mut self) {
-        reap::remove(&self.dir);
-    }
 }
 
 /// A run's pipes: the threads that feed stdin and drain stdout and

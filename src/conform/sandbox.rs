@@ -16,6 +16,8 @@
 //! the shell ([`Kit::new`]) and passed down to every run
 //! ([`super::run`]).
 
+use std::any::Any;
+use std::collections::VecDeque;
 use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -132,10 +134,28 @@ pub struct Kit {
     pub users: Option<Users>,
     /// bwrap, when it works here.
     pub bwrap: Option<PathBuf>,
-    /// The boxes kept for reuse, idle ([`super::boxes`]): shared by the
-    /// kit's clones, killed when the last is dropped.
-    #[cfg(target_os = "linux")]
-    pub boxes: super::boxes::Boxes,
+    /// The boxes kept for reuse, idle: shared by the kit's clones, killed
+    /// when the last is dropped.
+    pub boxes: Shelf,
+}
+
+/// What a kit keeps between runs to reuse, its idle boxes, shared by its
+/// clones. What they are is the box module's business, which is above
+/// this one: here they are only kept, in the order they were put back.
+#[derive(Clone, Default)]
+pub struct Shelf(Arc<Mutex<VecDeque<Box<dyn Any + Send>>>>);
+
+impl Shelf {
+    /// The things on the shelf, to take from or put on.
+    pub fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<Box<dyn Any + Send>>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl fmt::Debug for Shelf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Shelf({} idle)", self.lock().len())
+    }
 }
 
 /// Why the kit cannot run programs as asked.
@@ -247,8 +267,7 @@ impl Kit {
             contain: contain.clone(),
             users,
             bwrap,
-            #[cfg(target_os = "linux")]
-            boxes: super::boxes::Boxes::default(),
+            boxes: Shelf::default(),
         };
         Ok((kit, notes))
     }
