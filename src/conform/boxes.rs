@@ -52,8 +52,10 @@ use super::reap;
 use super::room::Room;
 use super::sandbox::{self, Contain, Kit, Shelf, Status};
 
-/// Idle boxes a kit keeps at most: a few per worker, for a program and
-/// the few argument lists it is run with; the oldest goes first.
+/// Idle boxes a kit keeps at most, the oldest dropped first: one for each
+/// worker of the usual few (`--jobs`; with more, some runs build a box
+/// anew, as every run did before boxes were kept), or a few programs'
+/// (`mark`, `check` with options) at once.
 const IDLE: usize = 8;
 
 /// What the runner says when the program has started.
@@ -63,7 +65,7 @@ const STARTED: &[u8] = b"S";
 const FIT: u8 = b'K';
 const RETIRED: u8 = b'R';
 
-/// An idle box of `kit`'s for `words` under `contain`, alive.
+/// An idle box of `kit`'s for `words` under its limits, alive.
 fn take(kit: &Kit, words: &[OsString]) -> Option<Boxed> {
     let mut dead = Vec::new();
     let found = {
