@@ -32,11 +32,12 @@
 //! that died idle is found dead and dropped before it is lent.
 
 use std::any::Any;
+use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, IoSlice, IoSliceMut};
 use std::mem::MaybeUninit;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -367,7 +368,7 @@ pub fn runner(args: &[OsString]) -> u8 {
     let (Ok(stop), Ok(socket), true) = (launch::stop_on_signals(), socket, ready) else {
         return launch::BAD_LAUNCH;
     };
-    let Ok(box_was) = Plain::record(&launch.scratch) else {
+    let Ok(mut box_was) = Plain::record(&launch.scratch) else {
         return launch::BAD_LAUNCH;
     };
     let me = me.as_raw_nonzero().get().unsigned_abs();
@@ -465,70 +466,80 @@ fn fresh(launch: &launch::Launch) -> bool {
     ["shm", "sem", "msg"].into_iter().all(empty) && spent.is_some_and(|ticks| ticks < half)
 }
 
-/// The box as bwrap built it, for [`Plain::restore`]: the folders a run
-/// may write to, and the names in the two it may add to (the box's root
-/// and `/dev`, tmpfs of bwrap's).
+/// The box as bwrap built it, for [`Plain::restore`]: every path in the
+/// folders a run may write to (the box's root, `/dev` with `/dev/shm`,
+/// `/tmp`, the scratch folder, the runner's folder), and whether each is
+/// a folder. Few: the folders bwrap made on its file systems to reach
+/// what it bound there (the scratch folder, the program's folder or file,
+/// which may be under `/tmp`). What is bound is not entered (another file
+/// system, which a program cannot mount): it is bwrap's, or the scratch
+/// folder, a root of its own here.
 struct Plain {
-    scratch: std::path::PathBuf,
-    emptied: Vec<std::path::PathBuf>,
-    pruned: Vec<(&'static str, Vec<OsString>)>,
+    roots: Vec<PathBuf>,
+    built: BTreeMap<PathBuf, bool>,
 }
 
 impl Plain {
     fn record(scratch: &Path) -> io::Result<Plain> {
-        let names = |dir: &'static str| -> io::Result<(&'static str, Vec<OsString>)> {
-            let names = std::fs::read_dir(dir)?
-                .map(|entry| entry.map(|e| e.file_name()))
-                .collect::<io::Result<_>>()?;
-            Ok((dir, names))
+        let roots = ["/", "/dev", "/tmp", INNER_DIR]
+            .map(PathBuf::from)
+            .into_iter()
+            .chain([scratch.to_path_buf()])
+            .collect();
+        let mut plain = Plain {
+            roots,
+            built: BTreeMap::new(),
         };
-        Ok(Plain {
-            scratch: scratch.to_path_buf(),
-            emptied: [
-                scratch,
-                Path::new("/tmp"),
-                Path::new("/dev/shm"),
-                Path::new(INNER_DIR),
-            ]
-            .map(Path::to_path_buf)
-            .to_vec(),
-            pruned: vec![names("/")?, names("/dev")?],
-        })
+        for root in plain.roots.clone() {
+            plain.walk(&root, &mut |path, is_dir, built| {
+                built.insert(path.to_path_buf(), is_dir);
+                Ok(is_dir)
+            })?;
+        }
+        Ok(plain)
     }
 
-    /// Puts the box back as it was: every file a run made, gone.
+    /// Goes through `root` on its own file system, telling `each` of every
+    /// path (whether it is a folder), and into the folders `each` says.
+    fn walk(
+        &mut self,
+        root: &Path,
+        each: &mut impl FnMut(&Path, bool, &mut BTreeMap<PathBuf, bool>) -> io::Result<bool>,
+    ) -> io::Result<()> {
+        use std::os::unix::fs::MetadataExt;
+        let device = std::fs::symlink_metadata(root)?.dev();
+        let mut folders = vec![root.to_path_buf()];
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(&folder)? {
+                let path = entry?.path();
+                let meta = std::fs::symlink_metadata(&path)?;
+                if meta.dev() != device {
+                    continue;
+                }
+                if each(&path, meta.is_dir(), &mut self.built)? {
+                    folders.push(path);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Puts the box back as bwrap built it: every file a run made, gone.
     ///
     /// # Errors
     ///
     /// A folder that could not be read or a file that could not be
-    /// removed: the box is then retired.
-    fn restore(&self) -> io::Result<()> {
-        for dir in &self.emptied {
-            prune(dir, &[], &self.scratch)?;
-        }
-        for (dir, names) in &self.pruned {
-            prune(Path::new(dir), names, &self.scratch)?;
+    /// removed, or a folder bwrap made that is no longer one: the box is
+    /// then retired.
+    fn restore(&mut self) -> io::Result<()> {
+        for root in self.roots.clone() {
+            self.walk(&root, &mut |path, is_dir, built| match built.get(path) {
+                Some(&was_dir) if was_dir == is_dir => Ok(is_dir),
+                Some(_) => Err(io::Error::other("a folder of the box was replaced")),
+                None if is_dir => std::fs::remove_dir_all(path).map(|()| false),
+                None => std::fs::remove_file(path).map(|()| false),
+            })?;
         }
         Ok(())
     }
-}
-
-/// Removes everything in `dir` but `keep`, links not followed, and but
-/// the folders on the way to `scratch` (bound there: only emptied).
-fn prune(dir: &Path, keep: &[OsString], scratch: &Path) -> io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let (entry, path) = entry.map(|e| (e.file_name(), e.path()))?;
-        if keep.contains(&entry) || path == scratch {
-            continue;
-        }
-        let is_dir = std::fs::symlink_metadata(&path)?.is_dir();
-        if is_dir && scratch.starts_with(&path) {
-            prune(&path, &[], scratch)?;
-        } else if is_dir {
-            std::fs::remove_dir_all(&path)?;
-        } else {
-            std::fs::remove_file(&path)?;
-        }
-    }
-    Ok(())
 }

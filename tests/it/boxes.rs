@@ -169,3 +169,48 @@ fn every_limit_holds_in_a_box_run_after_run() {
     ran.push(files);
     one_box(&ran.iter().collect::<Vec<_>>());
 }
+
+#[test]
+fn a_program_bound_into_the_boxs_tmp_is_reused_all_the_same() {
+    // A program in a folder everyone may write to is bound alone, in the
+    // box's own /tmp, which the runner empties after each run: all but
+    // what bwrap put there.
+    let script = std::env::temp_dir().join(format!("gomoku-mist-boxes-{}", std::process::id()));
+    std::fs::write(
+        &script,
+        "#!/bin/sh\necho pid $$\necho x > /tmp/left\nls /tmp\n",
+    )
+    .expect("write a script");
+    let mode = std::os::unix::fs::PermissionsExt::from_mode(0o755);
+    std::fs::set_permissions(&script, mode).expect("make it runnable");
+    let command = [script.clone().into_os_string()];
+    let (kit, _notes) =
+        Kit::new(&Contain::default(), PathBuf::from(BIN), &command, "").expect("a kit");
+    if kit.bwrap.is_none() {
+        let _ = std::fs::remove_file(&script);
+        eprintln!("skipped: bwrap does not work here");
+        return;
+    }
+    let budget = Budget {
+        timeout: Duration::from_secs(120),
+        cap: 1 << 20,
+    };
+    let ran: Vec<Ran> = (0..3)
+        .map(|_| run::run(Some(&kit), &command, &[], b"", budget))
+        .collect();
+    drop(kit);
+    let _ = std::fs::remove_file(&script);
+    if ran.iter().any(|r| r.end != End::Code(0)) {
+        panic!("{ran:?}");
+    }
+    let name = script.file_name().map(|n| n.to_string_lossy().into_owned());
+    for one in &ran {
+        let listed = pid(one).1;
+        assert!(!listed.contains("left\nleft"), "{listed:?}");
+        assert!(
+            listed.contains(name.as_deref().unwrap_or("?")),
+            "{listed:?}"
+        );
+    }
+    one_box(&ran.iter().collect::<Vec<_>>());
+}
