@@ -64,7 +64,7 @@ fn main() {
         return;
     };
     let bin = Path::new(env!("CARGO_BIN_EXE_gomoku-mist"));
-    if !boxed_here(bin) {
+    if !boxed_here(bin, &dir) {
         println!("note: bwrap does not work here: both modes run without the box");
     }
     let mut speeds = [Vec::new(), Vec::new()];
@@ -178,8 +178,10 @@ fn fuzz(bin: &Path, program: &Path, dir: &Path, cases: u64, jobs: u64, contained
 }
 
 /// Whether the kit boxes programs here: it says so on stderr when not.
-fn boxed_here(bin: &Path) -> bool {
+/// (`cat` fails its one case: the failure is written in `dir`.)
+fn boxed_here(bin: &Path, dir: &Path) -> bool {
     let out = Command::new(bin)
+        .current_dir(dir)
         .args(["fuzz", "--cases", "1", "--isolate", "--program", "cat"])
         .stdin(Stdio::null())
         .output()
