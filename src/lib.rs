@@ -42,7 +42,8 @@
 //!   come first)
 //!   and the running of programs
 //!   ([`conform::run`], through this binary as its [`conform::launch`]er,
-//!   in bwrap's box where it works, as one [`conform::sandbox::Kit`]
+//!   in bwrap's box where it works, a box reused for a program's plain
+//!   runs ([`conform::boxes`]), as one [`conform::sandbox::Kit`]
 //!   made by the shell and passed down, never global; [`conform::reap`]
 //!   leaves nothing running; [`conform::pool`] runs in order on many
 //!   threads). What two shells share lives below them: [`rng`] (the

@@ -28,6 +28,10 @@ fn main() -> ExitCode {
     if args.first().is_some_and(|a| a == sandbox::INNER) {
         return ExitCode::from(conform::launch::inner(&args));
     }
+    #[cfg(target_os = "linux")]
+    if args.first().is_some_and(|a| a == sandbox::RUNNER) {
+        return ExitCode::from(conform::boxes::runner(&args));
+    }
     let action = match cli::parse(args) {
         Ok(action) => action,
         Err(e) => {

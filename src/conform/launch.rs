@@ -34,16 +34,16 @@ use super::sandbox::{self, Contain, Overrun, Status};
 
 /// The launcher's own exit code when it cannot make sense of its
 /// arguments (the kit then reads no status).
-const BAD_LAUNCH: u8 = 125;
+pub(super) const BAD_LAUNCH: u8 = 125;
 
 /// What the launcher was asked to do.
-struct Launch {
+pub(super) struct Launch {
     status: PathBuf,
-    contain: Contain,
     user: Option<(u32, u32)>,
-    bwrap: Option<PathBuf>,
-    scratch: PathBuf,
-    program: Vec<OsString>,
+    pub(super) bwrap: Option<PathBuf>,
+    pub(super) scratch: PathBuf,
+    pub(super) contain: Contain,
+    pub(super) program: Vec<OsString>,
 }
 
 /// The arguments the kit passes to the launcher, after [`sandbox::LAUNCH`].
@@ -78,7 +78,7 @@ pub fn arguments(
     args
 }
 
-fn parse(args: &[OsString]) -> Option<Launch> {
+pub(super) fn parse(args: &[OsString]) -> Option<Launch> {
     let (head, program) = args.split_at(args.iter().position(|a| a == "--")?);
     let text = |i: usize| head.get(i).and_then(|a| a.to_str());
     let number = |i: usize| text(i).and_then(|t| t.parse::<u64>().ok());
@@ -136,7 +136,7 @@ fn exit_code(status: &Status) -> u8 {
 
 /// The program `name` could not be started: for want of processes or
 /// memory, the machine's state, not the program's.
-fn not_started(name: &str, e: &std::io::Error) -> Status {
+pub(super) fn not_started(name: &str, e: &std::io::Error) -> Status {
     let why = format!("{name}: {e}");
     if sandbox::exhausted(e) {
         Status::Unstarted(why)
@@ -179,7 +179,7 @@ fn contain(launch: &Launch) -> Result<Status, Status> {
 
 /// The flag SIGTERM, SIGINT and SIGHUP set: the launcher is to stop.
 #[cfg(target_os = "linux")]
-fn stop_on_signals() -> Result<Arc<AtomicBool>, Status> {
+pub(super) fn stop_on_signals() -> Result<Arc<AtomicBool>, Status> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let stop = Arc::new(AtomicBool::new(false));
     for signal in [SIGTERM, SIGINT, SIGHUP] {
@@ -206,7 +206,7 @@ fn adopt() -> Result<(), Status> {
 
 /// Sets the system's limits on the launcher, which the program inherits.
 #[cfg(target_os = "linux")]
-fn set_limits(launch: &Launch) -> Result<(), Status> {
+pub(super) fn set_limits(launch: &Launch) -> Result<(), Status> {
     use rustix::process::{Resource, Rlimit, setrlimit};
     let c = &launch.contain;
     let exact = |n: u64| Rlimit {
@@ -283,7 +283,7 @@ fn spawn(launch: &Launch, told: Option<&OwnedFd>, inner: Option<&Inner>) -> Resu
 /// Watches the program's processes until it ends, goes over a limit or
 /// the launcher is told to stop (`stop`): how it went.
 #[cfg(target_os = "linux")]
-fn watch(launch: &Launch, child: &mut Child, me: u32, stop: &AtomicBool) -> Status {
+pub(super) fn watch(launch: &Launch, child: &mut Child, me: u32, stop: &AtomicBool) -> Status {
     use rustix::event::{PollFd, PollFlags, Timespec, poll};
     use rustix::process::{Pid, PidfdFlags, pidfd_open};
     let c = &launch.contain;
@@ -370,9 +370,9 @@ fn verdict(
 const HELPERS: u64 = 3;
 
 /// Where the inner launcher's folder is in the box.
-const INNER_DIR: &str = "/.gomoku-mist-launch";
+pub(super) const INNER_DIR: &str = "/.gomoku-mist-launch";
 /// This program's name there.
-const INNER_EXE: &str = "launch";
+pub(super) const INNER_EXE: &str = "launch";
 /// The pipe the inner launcher says on how the program ended.
 const INNER_FIFO: &str = "status";
 
@@ -466,13 +466,13 @@ pub fn inner(args: &[OsString]) -> u8 {
 /// No other process of this user may read this one's memory, files or
 /// program through `/proc`.
 #[cfg(target_os = "linux")]
-fn hide_self() -> std::io::Result<()> {
+pub(super) fn hide_self() -> std::io::Result<()> {
     rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable)?;
     Ok(())
 }
 
 #[cfg(not(target_os = "linux"))]
-fn hide_self() -> std::io::Result<()> {
+pub(super) fn hide_self() -> std::io::Result<()> {
     Ok(())
 }
 
@@ -620,7 +620,7 @@ fn reap_others(me: u32, program: u32) {
 /// as orphans come back to it, and reaps them, until none is left (or
 /// ten seconds have passed).
 #[cfg(target_os = "linux")]
-fn kill_all(me: u32, child: &mut Child) {
+pub(super) fn kill_all(me: u32, child: &mut Child) {
     use rustix::process::{Pid, Signal, WaitOptions, kill_process, wait};
     let _ = child.kill();
     let _ = child.wait();
@@ -671,6 +671,7 @@ mod tests {
             },
             users: None,
             bwrap: Some(PathBuf::from("/usr/bin/bwrap")),
+            boxes: sandbox::Shelf::default(),
         };
         let program = ["./a.out", "--", "x"].map(OsString::from);
         let args = arguments(

@@ -19,6 +19,8 @@
 //! them, each in a scratch folder of its own, and none left running when
 //! a run or the kit ends ([`reap`]); [`run`] runs one.
 
+#[cfg(target_os = "linux")]
+pub mod boxes;
 pub mod case;
 pub mod check;
 pub mod clause;
@@ -33,6 +35,7 @@ pub mod model;
 pub mod pool;
 pub mod reap;
 pub mod report;
+mod room;
 pub mod run;
 pub mod sandbox;
 pub mod scenario;

@@ -34,7 +34,11 @@
 //! read back ([`How::read`]), start from files copied into its folder
 //! ([`How::seed`]) and leave one the kit keeps ([`How::keep`]): that is
 //! how a compiler builds a student's program, contained like the program
-//! itself, with limits of its own ([`How::contain`]). A run the kit could
+//! itself, with limits of its own ([`How::contain`]). A plain run (none
+//! of these) under bwrap runs in a box kept for its program and reused
+//! ([`super::boxes`]): the scratch folder is then the box's, emptied
+//! between runs, and the box's runner, not a launcher per run, starts
+//! and watches the program. A run the kit could
 //! not start (no process to be had, for a moment) is tried again, then
 //! reported as [`End::Unstarted`], never as the program's failure.
 
@@ -43,12 +47,15 @@ use std::io::{ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
+#[cfg(target_os = "linux")]
+use super::boxes;
+use super::reap;
+use super::room::Room;
 use super::sandbox::{self, Kit, Overrun, Status};
-use super::{launch, reap};
 
 /// How much of stderr is kept, to show why a program crashed.
 const STDERR_KEPT: usize = 4096;
@@ -102,6 +109,9 @@ pub struct Ran {
 enum Event {
     Stdout(Vec<u8>, bool),
     Stderr(Vec<u8>),
+    /// A box's runner said how the run ended, and whether the box is fit
+    /// for another.
+    Ended(Status, bool),
 }
 
 /// How a run is made, besides its limits: [`run`] gives the default,
@@ -191,12 +201,27 @@ fn run_once(
         end,
         took,
     };
+    #[cfg(target_os = "linux")]
+    if let Some(kit) = kit.filter(|kit| kit.bwrap.is_some() && plain(how)) {
+        return (run_boxed(kit, command, extra, input, limits), None);
+    }
     let (room, mut child) = match spawn(kit, command, extra, how) {
         Ok(started) => started,
         Err(end) => return (ran(None, None, end, start.elapsed()), None),
     };
-    let mut pipes = Pipes::start(&mut child, input, limits.cap);
-    let end = pipes.await_end(&mut child, limits, start, room.as_ref());
+    let mut pipes = Pipes::new();
+    pipes.start(
+        child.stdin.take(),
+        child.stdout.take(),
+        child.stderr.take(),
+        input,
+        limits.cap,
+    );
+    let end = pipes.await_end(limits, start, || match child.try_wait() {
+        Ok(Some(status)) => Some(ended(status, room.as_ref())),
+        Ok(None) => None,
+        Err(e) => Some(End::CannotStart(format!("cannot wait for it: {e}"))),
+    });
     let took = start.elapsed();
     // Whatever the program started dies with it, whether it exited or
     // was killed: no process is left behind, and its pipes close.
@@ -211,15 +236,84 @@ fn run_once(
     (ran(pipes.stdout, pipes.stderr, end, took), read)
 }
 
+/// Whether a run is made as [`run`] makes it: the kit's limits, in a
+/// scratch folder of its own with nothing sown, kept or read back. Such
+/// runs of one program share a box ([`boxes`]).
+#[cfg(target_os = "linux")]
+fn plain(how: How<'_>) -> bool {
+    how.dir.is_none()
+        && how.read.is_none()
+        && how.seed.is_none()
+        && how.keep.is_none()
+        && how.contain.is_none()
+}
+
+/// Runs `command` with `extra` after it, `input` on stdin, in a box of
+/// the kit's for it, made once and lent to one run at a time
+/// ([`boxes::lend`]). Its stdout and stderr are read as a child's are;
+/// its end is what the box's runner says. A run the kit stops (at its
+/// time limit or its output cap) is stopped with its box, which is not
+/// lent again.
+#[cfg(target_os = "linux")]
+fn run_boxed(
+    kit: &Kit,
+    command: &[OsString],
+    extra: &[OsString],
+    input: &[u8],
+    limits: Budget,
+) -> Ran {
+    let start = Instant::now();
+    let unrun = |end| Ran {
+        stdout: Vec::new(),
+        stderr: Vec::new(),
+        end,
+        took: start.elapsed(),
+    };
+    let Some((program, args)) = command.split_first() else {
+        return unrun(End::CannotStart("no program given".to_owned()));
+    };
+    if let Some(why) = sandbox::cannot_start(program) {
+        return unrun(End::CannotStart(why));
+    }
+    let mut pipes = Pipes::new();
+    let send = pipes.send.clone();
+    let lent = boxes::lend(
+        kit,
+        words(program, args, extra, false),
+        move |status, fit| {
+            let _ = send.send(Event::Ended(status, fit));
+        },
+    );
+    let (lent, (stdin, stdout, stderr)) = match lent {
+        Ok(lent) => lent,
+        Err(status) => return unrun(told(status)),
+    };
+    pipes.start(Some(stdin), Some(stdout), Some(stderr), input, limits.cap);
+    let end = pipes.await_end(limits, start, || None);
+    let took = start.elapsed();
+    // A stopped kit reports nothing: the box was killed by the stop.
+    reap::hold();
+    // Unfit, or stopped by the kit, the box is killed here, the run's
+    // processes with it, and its pipes close.
+    lent.finish(pipes.fit);
+    let end = pipes.drain(end, limits.cap);
+    Ran {
+        stdout: pipes.stdout.unwrap_or_default(),
+        stderr: pipes.stderr.unwrap_or_default(),
+        end,
+        took,
+    }
+}
+
 /// Starts `command` with `extra` after it, as `how` says: contained in a
 /// room of its own when there is a `kit`, with its pipes and in a process
 /// group of its own. Or how it ended before it began.
-fn spawn<'k>(
-    kit: Option<&'k Kit>,
+fn spawn(
+    kit: Option<&Kit>,
     command: &[OsString],
     extra: &[OsString],
     how: How<'_>,
-) -> Result<(Option<Room<'k>>, Child), End> {
+) -> Result<(Option<Room>, Child), End> {
     let Some((program, args)) = command.split_first() else {
         return Err(End::CannotStart("no program given".to_owned()));
     };
@@ -228,8 +322,12 @@ fn spawn<'k>(
     if let Some(why) = room.as_ref().and_then(|_| sandbox::cannot_start(program)) {
         return Err(End::CannotStart(why));
     }
-    let mut command = match &room {
-        None => {
+    let mut command = match (&room, kit) {
+        (Some(room), Some(kit)) => {
+            let words = words(program, args, extra, how.seed.is_some());
+            room.command(kit, words, how.contain.unwrap_or(&kit.contain))
+        }
+        _ => {
             let mut command = Command::new(program);
             command.args(args).args(extra);
             if let Some(dir) = how.dir.or(how.seed) {
@@ -237,7 +335,6 @@ fn spawn<'k>(
             }
             command
         }
-        Some(room) => room.command(program, args, extra, how),
     };
     command
         .stdin(Stdio::piped())
@@ -266,7 +363,7 @@ fn spawn<'k>(
 
 /// Reads back and keeps the files `how` names in the run's working
 /// folder, then removes the `room`: the file read back.
-fn take_files(room: Option<Room<'_>>, how: How<'_>, kit: Option<&Kit>) -> Option<Vec<u8>> {
+fn take_files(room: Option<Room>, how: How<'_>, kit: Option<&Kit>) -> Option<Vec<u8>> {
     let scratch = room.as_ref().map(|r| r.scratch.as_path());
     let worked_in = scratch.or(how.dir).or(how.seed);
     let read = how.read.and_then(|name| read_back(&worked_in?.join(name)));
@@ -338,17 +435,11 @@ fn keep(from: &Path, to: &Path, kit: Option<&Kit>) {
 
 /// How a run ended, from its exit status, or, run through the launcher,
 /// from the status it wrote.
-fn ended(status: std::process::ExitStatus, room: Option<&Room<'_>>) -> End {
+fn ended(status: std::process::ExitStatus, room: Option<&Room>) -> End {
     if let Some(room) = room {
         let written = std::fs::read_to_string(&room.status).ok();
-        match written.as_deref().and_then(Status::parse) {
-            Some(Status::Code(code)) => return End::Code(code),
-            Some(Status::Signal(signal)) => return End::Signal(signal),
-            Some(Status::Over(overrun)) => return End::OverLimit(overrun),
-            Some(Status::CannotStart(why)) => return End::CannotStart(why),
-            Some(Status::Unstarted(why)) => return End::Unstarted(why),
-            Some(Status::Stopped) => return End::CannotStart("stopped".to_owned()),
-            None => {}
+        if let Some(status) = written.as_deref().and_then(Status::parse) {
+            return told(status);
         }
     }
     #[cfg(unix)]
@@ -356,6 +447,18 @@ fn ended(status: std::process::ExitStatus, room: Option<&Room<'_>>) -> End {
         return End::Signal(signal);
     }
     status.code().map_or(End::Signal(0), End::Code)
+}
+
+/// How a run ended, from what its launcher (or runner) said.
+fn told(status: Status) -> End {
+    match status {
+        Status::Code(code) => End::Code(code),
+        Status::Signal(signal) => End::Signal(signal),
+        Status::Over(overrun) => End::OverLimit(overrun),
+        Status::CannotStart(why) => End::CannotStart(why),
+        Status::Unstarted(why) => End::Unstarted(why),
+        Status::Stopped => End::CannotStart("stopped".to_owned()),
+    }
 }
 
 /// The name of signal `number`, as `kill -l` gives it (`SIGSEGV`), or
@@ -391,168 +494,84 @@ pub fn signal_name(number: i32) -> String {
     format!("signal {number}")
 }
 
-/// A run's own folder: the scratch folder the program works in, and the
-/// launcher's status file beside it, out of the program's reach when it
-/// runs as another user. Its name cannot be guessed, it is made afresh
-/// (never one someone made first), others may pass through it but not
-/// list it, and it is removed when dropped. With it, the run's user,
-/// when each run has one.
-struct Room<'k> {
-    kit: &'k Kit,
-    dir: PathBuf,
-    scratch: PathBuf,
-    status: PathBuf,
-    user: Option<sandbox::Lease>,
-}
-
-impl<'k> Room<'k> {
-    fn new(kit: &'k Kit, seed: Option<&Path>) -> std::io::Result<Room<'k>> {
-        // The kit's id in the name tells whose it is; the random rest
-        // keeps it from being guessed.
-        let dir = tempfile::Builder::new()
-            .prefix(&format!("gomoku-mist-run-{}-", std::process::id()))
-            .tempdir()?
-            .keep();
-        reap::keep(&dir);
-        let room = Room {
-            kit,
-            scratch: dir.join("home"),
-            status: dir.join("status"),
-            dir,
-            user: kit.users.as_ref().map(sandbox::Users::lease),
-        };
-        std::fs::create_dir(&room.scratch)?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            if let Some((uid, gid)) = room.user.as_ref().map(sandbox::Lease::ids) {
-                std::fs::set_permissions(&room.dir, std::fs::Permissions::from_mode(0o711))?;
-                std::os::unix::fs::chown(&room.scratch, Some(uid), Some(gid))?;
-            }
-            std::fs::set_permissions(&room.scratch, std::fs::Permissions::from_mode(0o700))?;
+/// The words a contained run starts, `program`, `args` and `extra`: the
+/// program found as the kit finds it, on its own PATH (in the box only
+/// the folder of the program named by its full path is there), and an
+/// argument that names a file where the kit was started made to mean
+/// that file, since the program runs elsewhere. Not so for a run on
+/// files sown into its folder (`seeded`: a compiler's), whose names are
+/// those files'.
+fn words(program: &OsString, args: &[OsString], extra: &[OsString], seeded: bool) -> Vec<OsString> {
+    let program =
+        sandbox::find_program(program).map_or_else(|| program.clone(), PathBuf::into_os_string);
+    let args = args.iter().map(|arg| {
+        let path = Path::new(arg);
+        if !seeded && !arg.to_string_lossy().starts_with('-') && path.exists() {
+            sandbox::absolute(path).into_os_string()
+        } else {
+            arg.clone()
         }
-        if let Some(seed) = seed {
-            room.sow(seed)?;
-        }
-        Ok(room)
-    }
-
-    /// Copies the plain files of `seed` into the scratch folder, readable
-    /// by all (the kit's user owns them: the run may read them, not change
-    /// them, though it may remove them; no one else may enter the folder).
-    fn sow(&self, seed: &Path) -> std::io::Result<()> {
-        for entry in std::fs::read_dir(seed)? {
-            let entry = entry?;
-            if !entry.file_type()?.is_file() {
-                continue;
-            }
-            let to = self.scratch.join(entry.file_name());
-            std::fs::copy(entry.path(), &to)?;
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt;
-                std::fs::set_permissions(&to, std::fs::Permissions::from_mode(0o644))?;
-            }
-        }
-        Ok(())
-    }
-
-    /// The launcher, to run `program` with `args` and `extra`, within the
-    /// limits `how` gives or else the kit's.
-    fn command(
-        &self,
-        program: &OsString,
-        args: &[OsString],
-        extra: &[OsString],
-        how: How<'_>,
-    ) -> Command {
-        // Found as the kit finds it, on its own PATH: in the box only the
-        // folder of the program named by its full path is there.
-        let program =
-            sandbox::find_program(program).map_or_else(|| program.clone(), PathBuf::into_os_string);
-        // An argument that names a file where the kit was started means
-        // that file: the program now runs elsewhere. Not so for a run on
-        // files sown into its folder (a compiler's), whose names are
-        // those files'.
-        let args = args.iter().map(|arg| {
-            let path = Path::new(arg);
-            if how.seed.is_none() && !arg.to_string_lossy().starts_with('-') && path.exists() {
-                sandbox::absolute(path).into_os_string()
-            } else {
-                arg.clone()
-            }
-        });
-        let words = std::iter::once(program)
-            .chain(args)
-            .chain(extra.iter().cloned());
-        let mut command = Command::new(&self.kit.launcher);
-        command
-            .args(launch::arguments(
-                &self.status,
-                self.kit,
-                how.contain.unwrap_or(&self.kit.contain),
-                self.user.as_ref().map(sandbox::Lease::ids),
-                &self.scratch,
-                words,
-            ))
-            .env_clear()
-            .env(
-                "PATH",
-                std::env::var_os("PATH").unwrap_or_else(|| "/usr/local/bin:/usr/bin:/bin".into()),
-            )
-            .env(
-                "LANG",
-                std::env::var_os("LANG").unwrap_or_else(|| "C.UTF-8".into()),
-            )
-            .env("HOME", &self.scratch)
-            .env("TMPDIR", &self.scratch)
-            .current_dir(&self.scratch);
-        command
-    }
-}
-
-impl Drop for Room<'_> {
-    fn drop(&mut self) {
-        reap::remove(&self.dir);
-    }
+    });
+    std::iter::once(program)
+        .chain(args)
+        .chain(extra.iter().cloned())
+        .collect()
 }
 
 /// A run's pipes: the threads that feed stdin and drain stdout and
-/// stderr, and what the two brought, once they did.
+/// stderr, and what the two brought, once they did; and for a run in a
+/// box, what its runner said.
 struct Pipes {
+    send: Sender<Event>,
     events: Receiver<Event>,
     stdout: Option<Vec<u8>>,
     stderr: Option<Vec<u8>>,
+    /// Whether the box a run was lent is fit for another run.
+    fit: bool,
 }
 
 impl Pipes {
-    /// Starts the threads.
-    fn start(child: &mut Child, input: &[u8], cap: usize) -> Pipes {
+    fn new() -> Pipes {
         let (send, events) = mpsc::channel();
-        if let Some(mut stdin) = child.stdin.take() {
+        Pipes {
+            send,
+            events,
+            stdout: None,
+            stderr: None,
+            fit: false,
+        }
+    }
+
+    /// Starts the threads: `input` fed to `stdin`, `stdout` (up to `cap`)
+    /// and `stderr` read.
+    fn start(
+        &mut self,
+        stdin: Option<impl Write + Send + 'static>,
+        stdout: Option<impl Read + Send + 'static>,
+        stderr: Option<impl Read + Send + 'static>,
+        input: &[u8],
+        cap: usize,
+    ) {
+        if let Some(mut stdin) = stdin {
             let input: Arc<[u8]> = Arc::from(input);
             thread::spawn(move || {
                 // A program may stop reading at any time: EPIPE is expected.
                 let _ = stdin.write_all(&input);
             });
         }
-        if let Some(pipe) = child.stdout.take() {
-            let send = send.clone();
+        if let Some(pipe) = stdout {
+            let send = self.send.clone();
             thread::spawn(move || {
                 let (bytes, cut) = read_capped(pipe, cap, false);
                 let _ = send.send(Event::Stdout(bytes, cut));
             });
         }
-        if let Some(pipe) = child.stderr.take() {
+        if let Some(pipe) = stderr {
+            let send = self.send.clone();
             thread::spawn(move || {
                 let (bytes, _) = read_capped(pipe, STDERR_KEPT, true);
                 let _ = send.send(Event::Stderr(bytes));
             });
-        }
-        Pipes {
-            events,
-            stdout: None,
-            stderr: None,
         }
     }
 
@@ -561,19 +580,20 @@ impl Pipes {
         let (kept, bytes, cut) = match event {
             Event::Stdout(bytes, cut) => (&mut self.stdout, bytes, cut),
             Event::Stderr(bytes) => (&mut self.stderr, bytes, false),
+            Event::Ended(..) => return false,
         };
         *kept = Some(bytes);
         cut
     }
 
     /// Waits for the program to end within `limits`, hearing the pipes
-    /// meanwhile: how it ended.
+    /// meanwhile: how it ended, as `ended` tells (a child's exit) or its
+    /// box's runner said.
     fn await_end(
         &mut self,
-        child: &mut Child,
         limits: Budget,
         start: Instant,
-        room: Option<&Room<'_>>,
+        mut ended: impl FnMut() -> Option<End>,
     ) -> End {
         // The options refuse timeouts this large; `None` (no deadline) only
         // keeps an absurd one from panicking.
@@ -582,10 +602,8 @@ impl Pipes {
         // child it left behind may hold stdout open for as long as it likes.
         let mut pause = Duration::from_micros(50);
         loop {
-            match child.try_wait() {
-                Ok(Some(status)) => return ended(status, room),
-                Ok(None) => {}
-                Err(e) => return End::CannotStart(format!("cannot wait for it: {e}")),
+            if let Some(end) = ended() {
+                return end;
             }
             let now = Instant::now();
             if deadline.is_some_and(|d| now >= d) {
@@ -593,6 +611,10 @@ impl Pipes {
             }
             let wait = deadline.map_or(pause, |d| pause.min(d - now));
             match self.events.recv_timeout(wait) {
+                Ok(Event::Ended(status, fit)) => {
+                    self.fit = fit;
+                    return told(status);
+                }
                 Ok(event) => {
                     if self.hear(event) {
                         return End::TooMuchOutput(limits.cap);

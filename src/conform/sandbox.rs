@@ -1,7 +1,8 @@
 //! What a program under test may use, and where it runs: the limits
 //! (memory, CPU time, processes, file size, open files), a scratch folder
 //! of its own per run, a minimal environment, a user of its own per run
-//! when the kit runs as root, and, where `bwrap` (bubblewrap) works, the
+//! (per box, for runs in a reused box: [`super::boxes`]) when the kit
+//! runs as root, and, where `bwrap` (bubblewrap) works, the
 //! box isolate builds: no network, a process namespace and `/proc` of its
 //! own, and of the file system only the system's folders and the
 //! program's own, read-only, and its scratch folder ([`box_args`]).
@@ -15,6 +16,8 @@
 //! the shell ([`Kit::new`]) and passed down to every run
 //! ([`super::run`]).
 
+use std::any::Any;
+use std::collections::VecDeque;
 use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -31,6 +34,10 @@ pub const LAUNCH: &str = "--launch-contained-run";
 /// The first argument that makes this program the inner launcher, the
 /// program's parent in bwrap's box ([`super::launch::inner`]).
 pub const INNER: &str = "--launch-inner-run";
+
+/// The first argument that makes this program the runner of a box, which
+/// starts every run of one program in it ([`super::boxes::runner`]).
+pub const RUNNER: &str = "--launch-box-runner";
 
 const MIB: u64 = 1 << 20;
 
@@ -127,6 +134,28 @@ pub struct Kit {
     pub users: Option<Users>,
     /// bwrap, when it works here.
     pub bwrap: Option<PathBuf>,
+    /// The boxes kept for reuse, idle: shared by the kit's clones, killed
+    /// when the last is dropped.
+    pub boxes: Shelf,
+}
+
+/// What a kit keeps between runs to reuse, its idle boxes, shared by its
+/// clones. What they are is the box module's business, which is above
+/// this one: here they are only kept, in the order they were put back.
+#[derive(Clone, Default)]
+pub struct Shelf(Arc<Mutex<VecDeque<Box<dyn Any + Send>>>>);
+
+impl Shelf {
+    /// The things on the shelf, to take from or put on.
+    pub fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<Box<dyn Any + Send>>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl fmt::Debug for Shelf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Shelf({} idle)", self.lock().len())
+    }
 }
 
 /// Why the kit cannot run programs as asked.
@@ -238,6 +267,7 @@ impl Kit {
             contain: contain.clone(),
             users,
             bwrap,
+            boxes: Shelf::default(),
         };
         Ok((kit, notes))
     }

@@ -5,6 +5,7 @@
 mod common;
 
 mod autograder;
+mod boxes;
 mod brain;
 mod cli;
 mod conform;
