@@ -223,7 +223,7 @@ fn judge(
         .and_then(|f| runner.hint(&case, f, started, opts.timeout));
     let clause = finding
         .as_ref()
-        .map(|f| hint.map_or(f.clause, |h| h.clause(f.clause)));
+        .map(|f| hint.map_or(f.clause, |h| h.clause(f.clause, &f.scenarios)));
     let hint = hint.and_then(Tried::given);
     let reason = report::summary(&expected, &ran).to_owned();
     Ok(CaseResult {

@@ -729,7 +729,7 @@ fn shrink_group(
     // A group with others folded in is told the cause they share.
     let tried = (group.cause.or_else(|| hint::guess(&finding)))
         .and_then(|h| Some(h.tried(refuted(opts, kit, h, &finding, deadline)?)));
-    let clause = tried.map_or(clause, |t| t.clause(clause));
+    let clause = tried.map_or(clause, |t| t.clause(clause, &finding.scenarios));
     let hint = tried.and_then(Tried::given).map(|h| h.narrowed_by(sized));
     let cause = Cause::of(clause, hint, &finding);
     let finding = FuzzFinding {

@@ -167,14 +167,25 @@ impl Tried {
         }
     }
 
-    /// The clause of a finding blamed on `blamed`, as the experiment
-    /// shows it: a given hint's (see [`Hint::clause`]); and where six in
-    /// a row were missed but the same game's exactly five is missed too,
-    /// the line, not its length, is what the program misses.
-    pub fn clause(self, blamed: Clause) -> Clause {
+    /// The clause of a finding blamed on `blamed`, a line of the
+    /// `scenarios` given, as the experiment shows it: a given hint's (see
+    /// [`Hint::clause`]); where six in a row were missed but the same
+    /// game's exactly five is missed too, the line, not its length, is
+    /// what the program misses; and where a full board's last stone was
+    /// called a tie but a full board won by exactly five is won, the
+    /// tie is not looked at first: the line the last stone made (six or
+    /// more, or one the program does not scan) is what it misses.
+    pub fn clause(self, blamed: Clause, scenarios: &[Scenario]) -> Clause {
         match self {
             Tried::Given(h) => h.clause(blamed),
             Tried::Refuted(Hint::ExactFive) if blamed == Clause::WinOverline => Clause::WinLine,
+            Tried::Refuted(Hint::TieBeforeWin) if blamed == Clause::TieWinFirst => {
+                if scenarios.contains(&Scenario::WinOverline) {
+                    Clause::WinOverline
+                } else {
+                    Clause::WinLine
+                }
+            }
             Tried::Refuted(_) => blamed,
         }
     }

@@ -141,6 +141,8 @@ fn check_gives_no_hint_that_no_experiment_bears_out() {
     let full = golden("tie/full_board_last_stone_makes_five_black_wins.in");
     let (hint, clause) = check_hint("overline", &full);
     assert_eq!(hint, None, "[{clause:?}]");
+    // Its last stone made six: the overline is what it misses.
+    assert_eq!(clause.as_deref(), Some("WIN-OVERLINE"));
     // The line, not its length, is what it misses: WIN-LINE.
     let six = golden("overline/white_six_anti_diagonal.in");
     let (hint, clause) = check_hint("anti-diagonal", &six);
