@@ -505,7 +505,7 @@ pub fn run(
         // Two groups whose shrunk examples show one cause are one
         // finding (a case first taken for a wrong view, shrunk to the NUL
         // line that made it).
-        match shrunk.iter_mut().find(|(_, c)| *c == cause) {
+        match shrunk.iter_mut().find(|(_, c)| cause.is_that_of(c)) {
             Some((first, _)) => {
                 first.cases += finding.cases;
                 first.first_case = first.first_case.min(finding.first_case);
@@ -731,7 +731,8 @@ fn shrink_group(
         .and_then(|h| Some(h.tried(refuted(opts, kit, h, &finding, deadline)?)));
     let clause = tried.map_or(clause, |t| t.clause(clause, &finding.scenarios));
     let hint = tried.and_then(Tried::given).map(|h| h.narrowed_by(sized));
-    let cause = Cause::of(clause, hint, &finding);
+    let mut cause = Cause::of(clause, hint, &finding);
+    cause.tie_refuted = matches!(tried, Some(Tried::Refuted(Hint::TieBeforeWin)));
     let finding = FuzzFinding {
         clause,
         kind: clause.kind(),
@@ -758,12 +759,15 @@ fn shrink_group(
 /// how the program failed, and the line blamed: for odd bytes, which
 /// kinds of byte it holds (`\x00` alone and `hi\x00story` are one NUL
 /// mistake; a NUL and a `\xff` may be two); else the whole example.
-#[derive(PartialEq, Eq)]
 struct Cause {
     clause: Clause,
     hint: Option<Hint>,
     class: Class,
     shown: Vec<u8>,
+    /// A full board grouped apart as a tie called first, which its
+    /// control refuted: a miss of the line its last stone made, one with
+    /// the other misses under that line's clause.
+    tie_refuted: bool,
 }
 
 impl Cause {
@@ -793,7 +797,16 @@ impl Cause {
             hint,
             class: f.class,
             shown,
+            tie_refuted: false,
         }
+    }
+
+    /// Whether this cause is `other`'s: the same in all it is told apart
+    /// by, or a refuted tie first under `other`'s clause.
+    fn is_that_of(&self, other: &Cause) -> bool {
+        let same = (self.clause, self.hint, self.class) == (other.clause, other.hint, other.class);
+        (same && self.shown == other.shown)
+            || (self.tie_refuted && (self.clause, self.class) == (other.clause, other.class))
     }
 }
 
@@ -1088,13 +1101,17 @@ mod tests {
         };
         // A NUL alone and a NUL inside a command: one mistake.
         let nul = cause(b"\x00\nterm\n", 1);
-        assert!(nul == cause(b"who\nhi\x00story\nterm\n", 2));
+        assert!(nul.is_that_of(&cause(b"who\nhi\x00story\nterm\n", 2)));
         // A byte of 128 and up may be another.
-        assert!(nul != cause(b"who\xff\nterm\n", 1));
+        assert!(!nul.is_that_of(&cause(b"who\xff\nterm\n", 1)));
         // Other clauses: one cause only for one example.
         let win = |example: &[u8]| Cause::of(Clause::WinLine, None, &finding(example, 1));
-        assert!(win(b"place A1\n") != win(b"place B1\n"));
-        assert!(win(b"place A1\n") == win(b"place A1\n"));
+        assert!(!win(b"place A1\n").is_that_of(&win(b"place B1\n")));
+        assert!(win(b"place A1\n").is_that_of(&win(b"place A1\n")));
+        // A full board's tie-first hint refuted: any miss under its clause.
+        let mut tie = win(b"place A1\n");
+        tie.tie_refuted = true;
+        assert!(tie.is_that_of(&win(b"place B1\n")));
     }
 
     #[test]

@@ -446,17 +446,20 @@ fn is_root() -> bool {
 }
 
 /// Why a user of the runs' own cannot run `program` (its file, or one of
-/// its arguments that names a file from the kit's folder, as `python3
-/// main.py` does), or `None` if it can.
+/// its arguments that names a file, as `python3 main.py` or `sh -c
+/// '...' sh /path/to/prog` do), or `None` if it can.
 fn unreachable_by_others(program: &[OsString]) -> Option<String> {
     let (first, args) = program.split_first()?;
     let file = find_program(first)?;
     if let Some(why) = closed_to_others(&file, 0o001) {
         return Some(why);
     }
+    // Every file a word names, by a relative path or a full one (a script
+    // given to an interpreter, a program given to a shell): the run's
+    // user, and bwrap started as that user, must reach it too.
     args.iter()
         .map(Path::new)
-        .filter(|arg| arg.is_relative() && arg.is_file())
+        .filter(|arg| arg.is_file())
         .find_map(|arg| closed_to_others(&absolute(arg), 0o004))
 }
 
