@@ -77,11 +77,21 @@ fn a_run_leaves_neither_files_nor_processes_to_the_next_in_its_box() {
     let Some(kit) = kit(&Contain::default()) else {
         return;
     };
-    // Whatever the box's folders hold (in /tmp, the way to the scratch
-    // folder is bound), what was added to / and /dev, and any sleep.
-    let look = "echo pid $$; ls -A . /dev/shm; ls -A /tmp | grep -v '^gomoku-mist-run-'; \
-                ls / /dev | grep left; cat /proc/[0-9]*/cmdline | tr '\\0' ' ' | \
-                grep -o 'slee[p] 300.'; true";
+    // Whatever the box's folders hold (in /tmp, the ways to the scratch
+    // folder and, for a checkout under /tmp, to the hostile program are
+    // bound), what was added to / and /dev, and any sleep.
+    let bound = hostile()
+        .strip_prefix("/tmp")
+        .ok()
+        .and_then(|p| p.components().next())
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .unwrap_or_else(|| "gomoku-mist-run-".to_owned());
+    let look = format!(
+        "echo pid $$; ls -A . /dev/shm; ls -A /tmp | grep -v -e '^gomoku-mist-run-' -e '^{bound}$'; \
+         ls / /dev | grep left; cat /proc/[0-9]*/cmdline | tr '\\0' ' ' | \
+         grep -o 'slee[p] 300.'; true"
+    );
+    let look = look.as_str();
     let first = go(&kit, look);
     let leave = "echo pid $$; echo x > left; echo x > /tmp/left; mkdir /dev/shm/left; \
                  echo x > /dev/left; echo x > /left; setsid sleep 3001 & sleep 3002 & \
