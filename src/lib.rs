@@ -41,7 +41,7 @@
 //!   it), [`conform::shrink`], [`conform::generate`], whose aimed cases
 //!   come first)
 //!   and the running of programs
-//!   ([`conform::run`] in a [`conform::room`] of its own, through this
+//!   ([`conform::run`], in a folder of its own (`conform::room`), through this
 //!   binary as its [`conform::launch`]er,
 //!   in bwrap's box where it works, a box reused for a program's plain
 //!   runs ([`conform::boxes`]), as one [`conform::sandbox::Kit`]
