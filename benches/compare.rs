@@ -56,6 +56,8 @@ use gomoku_mist::point::Point;
 use gomoku_mist::rng::Rng;
 use gomoku_mist::rule::Rule;
 
+mod c_baseline;
+
 /// Workload lines, `term` included, unless `GOMOKU_BENCH_LINES` says.
 const DEFAULT_LINES: usize = 2_000_000;
 /// Timed rounds, unless `GOMOKU_BENCH_ROUNDS` says.
@@ -112,7 +114,7 @@ fn main() {
     let expected = expected_output(&workload.input);
     let files = Files::write(&dir, &workload.input, &expected);
     let ours = PathBuf::from(env!("CARGO_BIN_EXE_gomoku-mist"));
-    let baseline = build_baseline(&dir);
+    let baseline = c_baseline::build(&dir);
 
     check_output("gomoku-mist", &ours, &files, &dir.join("ours.out"));
     if let Some(baseline) = &baseline {
@@ -366,49 +368,6 @@ impl Files {
 
 // ---------------------------------------------------------------------------
 // The baseline and the correctness check
-
-/// The C compilers tried for the baseline, in order: `$CC` if set, then
-/// `cc`, `gcc` and `clang`.
-fn compilers() -> Vec<String> {
-    let from_env = env::var("CC").ok().filter(|cc| !cc.trim().is_empty());
-    from_env
-        .into_iter()
-        .chain(["cc", "gcc", "clang"].map(String::from))
-        .collect()
-}
-
-/// The C baseline `benches/baseline.c` built into `dir` with the first C
-/// compiler found, or `None` (said on stderr) if there is none.
-fn build_baseline(dir: &Path) -> Option<PathBuf> {
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/baseline.c");
-    let binary = dir.join("baseline");
-    for compiler in compilers() {
-        let status = Command::new(&compiler)
-            .args(["-O2", "-std=c11", "-o"])
-            .arg(&binary)
-            .arg(&source)
-            .status();
-        match status {
-            Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
-            Err(e) => panic!("cannot run the C compiler `{compiler}`: {e}"),
-            Ok(status) if !status.success() => {
-                panic!(
-                    "`{compiler}` failed to build {} ({status})",
-                    source.display()
-                )
-            }
-            Ok(_) => {
-                eprintln!("note: C baseline built with `{compiler} -O2 -std=c11`");
-                return Some(binary);
-            }
-        }
-    }
-    eprintln!(
-        "note: no C compiler found (tried {}): skipping the C baseline",
-        compilers().join(", ")
-    );
-    None
-}
 
 /// Runs `program` on every golden case that takes no command-line
 /// arguments and panics unless it prints exactly the expected output and

@@ -39,13 +39,14 @@
 use std::env;
 use std::ffi::OsString;
 use std::fs;
-use std::io;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use gomoku_mist::conform::run::{self, Budget, End};
 use gomoku_mist::conform::sandbox::{Contain, Kit};
+
+mod c_baseline;
 
 /// The least share of the uncontained speed contained fuzzing keeps.
 const TARGET: f64 = 0.67;
@@ -60,7 +61,7 @@ fn main() {
     );
     let dir = target.join("bench-contain");
     fs::create_dir_all(&dir).expect("make the bench's folder");
-    let Some(program) = build_baseline(&dir) else {
+    let Some(program) = c_baseline::build(&dir) else {
         return;
     };
     let bin = Path::new(env!("CARGO_BIN_EXE_gomoku-mist"));
@@ -192,30 +193,4 @@ fn boxed_here(bin: &Path, dir: &Path) -> bool {
 fn median(values: &mut [f64]) -> f64 {
     values.sort_by(f64::total_cmp);
     values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
-}
-
-/// The C baseline `benches/baseline.c` built into `dir` with the first C
-/// compiler found, or `None` (said on stderr) if there is none.
-fn build_baseline(dir: &Path) -> Option<PathBuf> {
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/baseline.c");
-    let binary = dir.join("baseline");
-    let from_env = env::var("CC").ok().filter(|cc| !cc.trim().is_empty());
-    for compiler in from_env
-        .into_iter()
-        .chain(["cc", "gcc", "clang"].map(String::from))
-    {
-        let status = Command::new(&compiler)
-            .args(["-O2", "-std=c11", "-o"])
-            .arg(&binary)
-            .arg(&source)
-            .status();
-        match status {
-            Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
-            Err(e) => panic!("cannot run the C compiler `{compiler}`: {e}"),
-            Ok(status) if !status.success() => panic!("`{compiler}` failed ({status})"),
-            Ok(_) => return Some(binary),
-        }
-    }
-    eprintln!("note: no C compiler found: nothing to measure");
-    None
 }
