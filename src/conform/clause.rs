@@ -70,6 +70,19 @@ macro_rules! clauses {
     };
 }
 
+impl Clause {
+    /// The clauses an `Invalid!` line with odd whitespace is filed under
+    /// by the kind of mistake its trace meets first (a `\r`, a tab, a
+    /// space too many, a word too many): where a hint or the line's shape
+    /// shows which whitespace mistake it was, it is refiled among them.
+    pub const ODD_SPACE: [Clause; 4] = [
+        Clause::LineSplit,
+        Clause::Ws,
+        Clause::CmdExact,
+        Clause::CmdInvalid,
+    ];
+}
+
 #[rustfmt::skip]
 clauses! {
     Board "BOARD" Rule "19 columns A to S, 19 rows; a point is a letter and a row",

@@ -815,14 +815,8 @@ impl Blamed<'_> {
         // does not take it for whitespace. A last `\r` dropped as a line
         // ending is LINE-SPLIT only where its hint (`Hint::CrDropped`)
         // stands, its controls run on the program.
-        let spaces = [
-            Clause::LineSplit,
-            Clause::Ws,
-            Clause::CmdExact,
-            Clause::CmdInvalid,
-        ];
         if reply == text::INVALID
-            && spaces.contains(&clause)
+            && Clause::ODD_SPACE.contains(&clause)
             && trace::odd_space_param(line).is_some()
         {
             clause = Clause::Ws;

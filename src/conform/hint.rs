@@ -96,15 +96,9 @@ impl Hint {
     /// last stone the tie checked first.
     pub fn clause(self, blamed: Clause) -> Clause {
         let wins = [Clause::WinLine, Clause::WinOverline, Clause::TieWinFirst];
-        let spaces = [
-            Clause::LineSplit,
-            Clause::Ws,
-            Clause::CmdExact,
-            Clause::CmdInvalid,
-        ];
         match self {
-            Hint::SpaceOnly if spaces.contains(&blamed) => Clause::Ws,
-            Hint::CrDropped if spaces.contains(&blamed) => Clause::LineSplit,
+            Hint::SpaceOnly if Clause::ODD_SPACE.contains(&blamed) => Clause::Ws,
+            Hint::CrDropped if Clause::ODD_SPACE.contains(&blamed) => Clause::LineSplit,
             Hint::ExactFive if wins.contains(&blamed) => Clause::WinOverline,
             Hint::TieBeforeWin if wins.contains(&blamed) => Clause::TieWinFirst,
             _ => blamed,
